@@ -1,0 +1,79 @@
+// Package app builds the platform-apiserver command: its flags, their
+// validation, and the wiring from options to a running server.
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"go.uber.org/zap"
+
+	"platform.io/platform/pkg/apiserver/options"
+	"platform.io/platform/pkg/apiserver/server"
+	"platform.io/platform/pkg/component/cli"
+)
+
+// NewCommand returns the platform-apiserver command.
+func NewCommand() *cobra.Command {
+	o := options.New()
+	cmd := &cobra.Command{
+		Use:   "platform-apiserver",
+		Short: "Serve the cluster's resource API over etcd",
+		Long: `platform-apiserver validates and stores the cluster's API objects in etcd
+and serves the resource API (create, read, replace, patch, delete, list)
+to every other component and to clients such as kubectl.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Complete(); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return &flagError{err}
+			}
+			lg, err := o.Logging.Build()
+			if err != nil {
+				return err
+			}
+			defer lg.Sync()
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return run(ctx, lg, o)
+		},
+	}
+	cli.AddGroups(cmd, o.FlagSets())
+	return cmd
+}
+
+func run(ctx context.Context, lg *zap.Logger, o *options.Options) error {
+	s, err := server.New(ctx, lg, o)
+	if err != nil {
+		return err
+	}
+	return s.Run(ctx)
+}
+
+// flagError marks an error in the flags, which exits with code 2.
+type flagError struct{ err error }
+
+func (e *flagError) Error() string { return e.err.Error() }
+
+// Main runs the command with args and returns the process exit code.
+func Main(args []string) int {
+	cmd := NewCommand()
+	cmd.SetArgs(args)
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &flagError{err} })
+	if err := cmd.Execute(); err != nil {
+		fmt.Fprintf(os.Stderr, "platform-apiserver: %v\n", err)
+		if _, ok := err.(*flagError); ok {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}

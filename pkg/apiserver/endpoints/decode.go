@@ -1,0 +1,173 @@
+package endpoints
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/registry"
+)
+
+// MaxRequestBodyBytes is the largest request body accepted (3 MiB, as upstream).
+const MaxRequestBodyBytes = 3 * 1024 * 1024
+
+// readBody reads the whole body, or fails with 413 past the limit.
+func readBody(r *http.Request) ([]byte, error) {
+	if r.ContentLength > MaxRequestBodyBytes {
+		return nil, tooLarge(r.ContentLength)
+	}
+	data, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBodyBytes+1))
+	if err != nil {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("reading the request body: %v", err))
+	}
+	if len(data) > MaxRequestBodyBytes {
+		return nil, tooLarge(int64(len(data)))
+	}
+	return data, nil
+}
+
+func tooLarge(n int64) error {
+	return apierrors.NewRequestEntityTooLarge(fmt.Sprintf("the request body of %d bytes is larger than the limit of %d bytes", n, MaxRequestBodyBytes))
+}
+
+// mediaType returns the request's Content-Type without parameters, lowercased.
+func mediaType(r *http.Request) string {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return ""
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return strings.ToLower(strings.TrimSpace(strings.Split(ct, ";")[0]))
+	}
+	return mt
+}
+
+// bodyJSON returns the request body as JSON, converting YAML.
+func bodyJSON(r *http.Request) ([]byte, error) {
+	data, err := readBody(r)
+	if err != nil {
+		return nil, err
+	}
+	switch mt := mediaType(r); mt {
+	case "", contentTypeJSON, "*/*":
+		return data, nil
+	case "application/yaml", "application/x-yaml", "text/yaml":
+		j, err := yaml.YAMLToJSON(data)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("the body is not valid YAML: %v", err))
+		}
+		return j, nil
+	default:
+		return nil, apierrors.NewUnsupportedMediaType(fmt.Sprintf("the body of type %q is not supported; use %q or %q", mt, contentTypeJSON, "application/yaml"))
+	}
+}
+
+// fieldValidation is the fieldValidation query parameter: Ignore, Warn (default) or Strict.
+func fieldValidation(r *http.Request) (string, error) {
+	switch v := r.URL.Query().Get("fieldValidation"); v {
+	case "":
+		return "Warn", nil
+	case "Ignore", "Warn", "Strict":
+		return v, nil
+	default:
+		return "", apierrors.NewBadRequest(fmt.Sprintf("fieldValidation %q is not supported: use Ignore, Warn or Strict", v))
+	}
+}
+
+// decodeInto decodes JSON data into obj, honouring fieldValidation for
+// unknown fields, and checks that apiVersion and kind, when given, are the
+// resource's.
+func decodeInto(w http.ResponseWriter, r *http.Request, data []byte, obj meta.Object, res *registry.Resource) error {
+	mode, err := fieldValidation(r)
+	if err != nil {
+		return err
+	}
+	if err := decodeStrict(data, obj); err != nil {
+		var unknown *unknownFieldError
+		if !errors.As(err, &unknown) {
+			return apierrors.NewBadRequest(fmt.Sprintf("the body of the request is not a valid %s: %v", res.Kind, err))
+		}
+		switch mode {
+		case "Strict":
+			return apierrors.NewBadRequest("strict decoding error: " + unknown.Error())
+		case "Warn":
+			w.Header().Add("Warning", fmt.Sprintf(`299 - %q`, unknown.Error()))
+		}
+		reset(obj)
+		if err := json.Unmarshal(data, obj); err != nil {
+			return apierrors.NewBadRequest(fmt.Sprintf("the body of the request is not a valid %s: %v", res.Kind, err))
+		}
+	}
+	return checkTypeMeta(obj.GetTypeMeta(), res)
+}
+
+type unknownFieldError struct{ msg string }
+
+func (e *unknownFieldError) Error() string { return e.msg }
+
+// decodeStrict decodes one JSON object, reporting unknown fields as unknownFieldError.
+func decodeStrict(data []byte, obj any) error {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return errors.New("the body must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(obj); err != nil {
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return &unknownFieldError{msg: "unknown field " + name}
+		}
+		return err
+	}
+	if dec.More() {
+		return errors.New("unexpected data after the JSON object")
+	}
+	return nil
+}
+
+// reset empties obj for a second decode.
+func reset(obj meta.Object) {
+	v := reflect.ValueOf(obj).Elem()
+	v.Set(reflect.Zero(v.Type()))
+}
+
+func checkTypeMeta(tm *meta.TypeMeta, res *registry.Resource) error {
+	want := res.GroupVersion().String()
+	if tm.APIVersion != "" && tm.APIVersion != want {
+		return apierrors.NewBadRequest(fmt.Sprintf("the API version in the body (%s) does not match the expected API version (%s)", tm.APIVersion, want))
+	}
+	if tm.Kind != "" && tm.Kind != res.Kind {
+		return apierrors.NewBadRequest(fmt.Sprintf("the kind in the body (%s) does not match the expected kind (%s)", tm.Kind, res.Kind))
+	}
+	tm.APIVersion, tm.Kind = want, res.Kind
+	return nil
+}
+
+// dryRun reads the dryRun query parameter: absent or empty is false, All is
+// true, anything else is a 400.
+func dryRun(r *http.Request) (bool, error) {
+	vals := r.URL.Query()["dryRun"]
+	on := false
+	for _, v := range vals {
+		switch v {
+		case "":
+		case meta.DryRunAll:
+			on = true
+		default:
+			return false, apierrors.NewBadRequest(fmt.Sprintf("dryRun value %q is not supported: the only accepted value is %q", v, meta.DryRunAll))
+		}
+	}
+	return on, nil
+}

@@ -1,0 +1,116 @@
+package endpoints
+
+import (
+	"net/http"
+	"sort"
+
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/registry"
+)
+
+// discovery holds the discovery documents, built once at start.
+type discovery struct {
+	apiVersions *meta.APIVersions
+	groupList   *meta.APIGroupList
+	groups      map[string]*meta.APIGroup
+	resources   map[meta.GroupVersion]*meta.APIResourceList
+}
+
+var mainVerbs = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+
+func buildDiscovery(h *Handler) *discovery {
+	d := &discovery{
+		apiVersions: &meta.APIVersions{TypeMeta: meta.TypeMeta{Kind: "APIVersions"}, ServerAddressByClientCIDRs: []meta.ServerAddressByClientCIDR{}},
+		groupList:   &meta.APIGroupList{TypeMeta: meta.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}, Groups: []meta.APIGroup{}},
+		groups:      map[string]*meta.APIGroup{},
+		resources:   map[meta.GroupVersion]*meta.APIResourceList{},
+	}
+	d.apiVersions.Versions = h.groups[""]
+	var names []string
+	for g := range h.groups {
+		if g != "" {
+			names = append(names, g)
+		}
+	}
+	sort.Strings(names)
+	for _, g := range names {
+		ag := meta.APIGroup{TypeMeta: meta.TypeMeta{Kind: "APIGroup", APIVersion: "v1"}, Name: g}
+		for _, v := range h.groups[g] {
+			ag.Versions = append(ag.Versions, meta.GroupVersionForDiscovery{GroupVersion: g + "/" + v, Version: v})
+		}
+		ag.PreferredVersion = ag.Versions[0]
+		d.groups[g] = &ag
+		listed := ag
+		listed.TypeMeta = meta.TypeMeta{}
+		d.groupList.Groups = append(d.groupList.Groups, listed)
+	}
+	for gv := range h.stores {
+		list := &meta.APIResourceList{TypeMeta: meta.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: gv.String()}
+		for _, name := range h.resourceNames(gv) {
+			list.APIResources = append(list.APIResources, apiResources(h.stores[gv][name].Resource)...)
+		}
+		d.resources[gv] = list
+	}
+	return d
+}
+
+// apiResources describes a resource and its subresources.
+func apiResources(r *registry.Resource) []meta.APIResource {
+	main := meta.APIResource{
+		Name: r.Name, SingularName: r.Singular, Namespaced: r.Namespaced, Kind: r.Kind,
+		Verbs: mainVerbs, ShortNames: r.ShortNames, Categories: r.Categories,
+	}
+	out := []meta.APIResource{main}
+	if r.HasStatus {
+		out = append(out, meta.APIResource{Name: r.Name + "/status", Namespaced: r.Namespaced, Kind: r.Kind, Verbs: []string{"get", "patch", "update"}})
+	}
+	if r.Scale != nil {
+		out = append(out, meta.APIResource{Name: r.Name + "/scale", Namespaced: r.Namespaced, Group: "autoscaling", Version: "v1", Kind: "Scale", Verbs: []string{"get", "patch", "update"}})
+	}
+	var actions []string
+	for name := range r.Actions {
+		actions = append(actions, name)
+	}
+	sort.Strings(actions)
+	for _, name := range actions {
+		out = append(out, meta.APIResource{Name: r.Name + "/" + name, Namespaced: r.Namespaced, Kind: actionKind(name), Verbs: []string{"create"}})
+	}
+	return out
+}
+
+// actionKind names the body kind of an action subresource ("binding" -> "Binding").
+func actionKind(name string) string {
+	if name == "" {
+		return ""
+	}
+	return string(name[0]-'a'+'A') + name[1:]
+}
+
+func (d *discovery) serve(w http.ResponseWriter, r *http.Request, info *RequestInfo) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		writeError(w, r, apierrors.New(http.StatusMethodNotAllowed, meta.StatusReasonMethodNotAllowed, "discovery documents are read-only"))
+		return
+	}
+	var doc any
+	switch {
+	case info.APIPrefix == "api" && info.APIVersion == "":
+		doc = d.apiVersions
+	case info.APIPrefix == "apis" && info.APIGroup == "":
+		doc = d.groupList
+	case info.APIPrefix == "apis" && info.APIVersion == "":
+		if g := d.groups[info.APIGroup]; g != nil {
+			doc = g
+		}
+	default:
+		if l := d.resources[meta.GroupVersion{Group: info.APIGroup, Version: info.APIVersion}]; l != nil {
+			doc = l
+		}
+	}
+	if doc == nil {
+		writeError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
+		return
+	}
+	writeJSON(w, r, http.StatusOK, doc)
+}

@@ -1,0 +1,135 @@
+package endpoints
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+
+	"go.uber.org/zap"
+
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/registry"
+)
+
+// Handler serves every registered resource and the discovery documents.
+type Handler struct {
+	lg *zap.Logger
+	// stores by group version, then resource name.
+	stores map[meta.GroupVersion]map[string]*registry.Store
+	// groups lists the named groups with their versions, preferred first.
+	groups    map[string][]string
+	discovery *discovery
+}
+
+// NewHandler serves stores. The first store registered for a group decides
+// its preferred version.
+func NewHandler(lg *zap.Logger, stores []*registry.Store) *Handler {
+	h := &Handler{lg: lg, stores: map[meta.GroupVersion]map[string]*registry.Store{}, groups: map[string][]string{}}
+	for _, s := range stores {
+		gv := s.Resource.GroupVersion()
+		if h.stores[gv] == nil {
+			h.stores[gv] = map[string]*registry.Store{}
+			h.groups[gv.Group] = append(h.groups[gv.Group], gv.Version)
+		}
+		if _, dup := h.stores[gv][s.Resource.Name]; dup {
+			panic(fmt.Sprintf("endpoints: resource %s registered twice in %s", s.Resource.Name, gv))
+		}
+		h.stores[gv][s.Resource.Name] = s
+	}
+	h.discovery = buildDiscovery(h)
+	return h
+}
+
+// ServeHTTP routes a request under /api or /apis.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			h.lg.Error("handler panic", zap.Any("panic", p), zap.String("path", r.URL.Path), zap.Stack("stack"))
+			writeError(w, r, apierrors.NewInternalError(fmt.Errorf("the server failed to handle the request")))
+		}
+	}()
+	info := ParseRequestInfo(r)
+	if !info.IsResourceRequest {
+		h.discovery.serve(w, r, info)
+		return
+	}
+	gv := meta.GroupVersion{Group: info.APIGroup, Version: info.APIVersion}
+	s := h.stores[gv][info.Resource]
+	if s == nil {
+		writeError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
+		return
+	}
+	if info.Resource == "namespaces" && info.Subresource == "" && len(info.Parts) > 3 {
+		writeError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
+		return
+	}
+	if len(info.Parts) > 3 || (s.Resource.Namespaced && info.Namespace == "" && info.Name != "") {
+		writeError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
+		return
+	}
+	req := &request{w: w, r: r, info: info, store: s, lg: h.lg}
+	if info.Subresource != "" {
+		req.serveSubresource()
+		return
+	}
+	req.serveMain()
+}
+
+// request carries one resource request through its handler.
+type request struct {
+	w     http.ResponseWriter
+	r     *http.Request
+	info  *RequestInfo
+	store *registry.Store
+	lg    *zap.Logger
+}
+
+func (q *request) fail(err error) { writeError(q.w, q.r, err) }
+
+func (q *request) write(code int, v any) { writeJSON(q.w, q.r, code, v) }
+
+func (q *request) serveMain() {
+	switch q.info.Verb {
+	case "get":
+		q.get()
+	case "list":
+		q.list()
+	case "create":
+		if q.info.Name != "" {
+			q.methodNotAllowed("POST on a named object")
+			return
+		}
+		q.create()
+	case "update":
+		q.update(registry.Main)
+	case "patch":
+		q.patch(registry.Main)
+	case "delete":
+		q.delete()
+	case "deletecollection":
+		q.deleteCollection()
+	case "watch":
+		q.fail(apierrors.NewBadRequest("watch is not served by this server yet"))
+	default:
+		q.methodNotAllowed(q.r.Method)
+	}
+}
+
+func (q *request) methodNotAllowed(what string) {
+	q.fail(apierrors.NewMethodNotSupported(q.store.Resource.GroupResource(), what))
+}
+
+// resourceNames lists the registered resources of gv, sorted.
+func (h *Handler) resourceNames(gv meta.GroupVersion) []string {
+	var names []string
+	for n := range h.stores[gv] {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

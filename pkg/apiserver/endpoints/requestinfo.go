@@ -1,0 +1,117 @@
+package endpoints
+
+import (
+	"net/http"
+	"strings"
+)
+
+// RequestInfo is what a resource request asks for, parsed from its path and method.
+type RequestInfo struct {
+	// IsResourceRequest is false for discovery and other non-resource paths.
+	IsResourceRequest bool
+	// Verb is get, list, watch, create, update, patch, delete or deletecollection.
+	Verb        string
+	APIPrefix   string // "api" or "apis"
+	APIGroup    string
+	APIVersion  string
+	Namespace   string
+	Resource    string
+	Subresource string
+	Name        string
+	// Parts are the path segments after the group version.
+	Parts []string
+}
+
+// namespaceSubresources are the subresources of a namespace object itself,
+// which must not be read as a resource inside the namespace.
+var namespaceSubresources = map[string]bool{"status": true, "finalize": true}
+
+// ParseRequestInfo reads a request path of the forms
+// /api/v1/..., /apis/{group}/{version}/..., with an optional watch/ and
+// namespaces/{ns}/ before the resource.
+func ParseRequestInfo(r *http.Request) *RequestInfo {
+	info := &RequestInfo{}
+	parts := splitPath(r.URL.Path)
+	if len(parts) == 0 || (parts[0] != "api" && parts[0] != "apis") {
+		return info
+	}
+	info.APIPrefix, parts = parts[0], parts[1:]
+	if info.APIPrefix == "apis" {
+		if len(parts) == 0 {
+			return info
+		}
+		info.APIGroup, parts = parts[0], parts[1:]
+	}
+	if len(parts) == 0 {
+		return info
+	}
+	info.APIVersion, parts = parts[0], parts[1:]
+	if len(parts) == 0 {
+		return info
+	}
+	info.IsResourceRequest = true
+	watchPath := parts[0] == "watch"
+	if watchPath {
+		parts = parts[1:]
+	}
+	if len(parts) > 1 && parts[0] == "namespaces" {
+		info.Namespace = parts[1]
+		if len(parts) > 2 && !namespaceSubresources[parts[2]] {
+			parts = parts[2:]
+		}
+	}
+	info.Parts = parts
+	if len(parts) > 0 {
+		info.Resource = parts[0]
+	}
+	if len(parts) > 1 {
+		info.Name = parts[1]
+	}
+	if len(parts) > 2 {
+		info.Subresource = parts[2]
+	}
+	if info.Resource == "namespaces" {
+		info.Namespace = ""
+	}
+	info.Verb = verbFor(r, info, watchPath)
+	return info
+}
+
+func verbFor(r *http.Request, info *RequestInfo, watchPath bool) string {
+	switch r.Method {
+	case http.MethodPost:
+		return "create"
+	case http.MethodPut:
+		return "update"
+	case http.MethodPatch:
+		return "patch"
+	case http.MethodDelete:
+		if info.Name == "" {
+			return "deletecollection"
+		}
+		return "delete"
+	case http.MethodGet, http.MethodHead:
+		switch {
+		case watchPath:
+			return "watch"
+		case info.Name != "":
+			return "get"
+		case isTrue(r.URL.Query().Get("watch")):
+			return "watch"
+		default:
+			return "list"
+		}
+	}
+	return strings.ToLower(r.Method)
+}
+
+func splitPath(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+// isTrue reads a boolean query parameter the way upstream's clients send them.
+func isTrue(v string) bool { return v == "true" || v == "1" || v == "True" }

@@ -1,0 +1,68 @@
+package endpoints
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+)
+
+const contentTypeJSON = "application/json"
+
+// writeJSON writes v with the given status code, indented when pretty is set.
+func writeJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if wantPretty(r) {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		writeError(w, r, apierrors.NewInternalError(fmt.Errorf("encode response: %w", err)))
+		return
+	}
+	w.Header().Set("Content-Type", contentTypeJSON)
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(code)
+	if r.Method != http.MethodHead {
+		w.Write(buf.Bytes())
+	}
+}
+
+func wantPretty(r *http.Request) bool {
+	if v := r.URL.Query().Get("pretty"); v != "" {
+		return isTrue(v)
+	}
+	return false
+}
+
+// writeError writes err as a Status. Errors that are not StatusErrors are
+// internal errors: a client can never cause one.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var se *apierrors.StatusError
+	if !errors.As(err, &se) {
+		se = apierrors.NewInternalError(err)
+	}
+	st := se.Status()
+	if st.Code == 0 {
+		st.Code = http.StatusInternalServerError
+	}
+	if d := st.Details; d != nil && d.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(d.RetryAfterSeconds)))
+	}
+	writeJSON(w, r, int(st.Code), st)
+}
+
+// successStatus is the Status a delete returns when the object is gone.
+func successStatus(group, resource, name string, uid meta.UID) meta.Status {
+	return meta.Status{
+		TypeMeta: meta.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   meta.StatusSuccess,
+		Details:  &meta.StatusDetails{Name: name, Group: group, Kind: resource, UID: uid},
+	}
+}

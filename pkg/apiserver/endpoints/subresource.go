@@ -1,0 +1,173 @@
+package endpoints
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strconv"
+
+	autoscalingv1 "platform.io/client/api/autoscaling/v1"
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/patch"
+	"platform.io/platform/pkg/apiserver/registry"
+)
+
+func (q *request) serveSubresource() {
+	res := q.store.Resource
+	switch sub := q.info.Subresource; {
+	case sub == "status" && res.HasStatus:
+		q.serveStatus()
+	case sub == "scale" && res.Scale != nil:
+		q.serveScale()
+	case res.Actions[sub] != nil:
+		if q.info.Verb != "create" {
+			q.methodNotAllowed(q.r.Method + " on " + sub)
+			return
+		}
+		q.serveAction(res.Actions[sub])
+	default:
+		q.fail(apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
+	}
+}
+
+func (q *request) serveStatus() {
+	switch q.info.Verb {
+	case "get":
+		q.get()
+	case "update":
+		q.update(registry.StatusPart)
+	case "patch":
+		q.patch(registry.StatusPart)
+	default:
+		q.methodNotAllowed(q.r.Method + " on status")
+	}
+}
+
+func (q *request) serveAction(act registry.Action) {
+	dry, err := dryRun(q.r)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	body, err := bodyJSON(q.r)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	out, err := act(q.ctx(), q.store, q.info.Namespace, q.info.Name, body, dry)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	q.write(http.StatusCreated, out)
+}
+
+// scaleOf builds the Scale view of obj.
+func scaleOf(acc *registry.ScaleAccessor, obj meta.Object) *autoscalingv1.Scale {
+	m := obj.GetObjectMeta()
+	spec, status, selector := acc.Get(obj)
+	sc := &autoscalingv1.Scale{
+		TypeMeta: meta.TypeMeta{Kind: "Scale", APIVersion: "autoscaling/v1"},
+		ObjectMeta: meta.ObjectMeta{
+			Name: m.Name, Namespace: m.Namespace, UID: m.UID,
+			ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp,
+		},
+	}
+	sc.Spec.Replicas = spec
+	sc.Status.Replicas, sc.Status.Selector = status, selector
+	return sc
+}
+
+func (q *request) serveScale() {
+	acc := q.store.Resource.Scale
+	switch q.info.Verb {
+	case "get":
+		obj, err := q.store.Get(q.ctx(), q.info.Namespace, q.info.Name)
+		if err != nil {
+			q.fail(err)
+			return
+		}
+		q.write(http.StatusOK, scaleOf(acc, obj))
+	case "update", "patch":
+		q.writeScale(acc)
+	default:
+		q.methodNotAllowed(q.r.Method + " on scale")
+	}
+}
+
+// writeScale replaces or patches the Scale of an object: the new replica
+// count is written to the object, guarded by the Scale's resourceVersion on
+// a replace.
+func (q *request) writeScale(acc *registry.ScaleAccessor) {
+	dry, err := dryRun(q.r)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	isPatch := q.info.Verb == "patch"
+	var pt patch.Type
+	var body []byte
+	if isPatch {
+		pt, body, err = patchBody(q.r)
+	} else {
+		body, err = bodyJSON(q.r)
+	}
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	transform := func(_ context.Context, cur meta.Object) (meta.Object, error) {
+		sc, err := q.newScale(acc, cur, isPatch, pt, body)
+		if err != nil {
+			return nil, err
+		}
+		if sc.Spec.Replicas < 0 {
+			return nil, apierrors.NewInvalid(meta.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}, q.info.Name,
+				[]meta.StatusCause{{Type: meta.CauseTypeFieldValueInvalid, Field: "spec.replicas", Message: "Invalid value: " + strconv.Itoa(int(sc.Spec.Replicas)) + ": must be greater than or equal to 0"}})
+		}
+		acc.SetReplicas(cur, sc.Spec.Replicas)
+		if !isPatch && sc.ResourceVersion != "" {
+			cur.GetObjectMeta().ResourceVersion = sc.ResourceVersion
+		}
+		return cur, nil
+	}
+	out, _, err := q.store.Update(q.ctx(), q.info.Namespace, q.info.Name, transform, registry.UpdateOptions{DryRun: dry, Patch: isPatch})
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	q.write(http.StatusOK, scaleOf(acc, out))
+}
+
+// newScale decodes the requested Scale: the body of a replace, or the
+// current Scale with the patch applied.
+func (q *request) newScale(acc *registry.ScaleAccessor, cur meta.Object, isPatch bool, pt patch.Type, body []byte) (*autoscalingv1.Scale, error) {
+	data := body
+	if isPatch {
+		original, err := json.Marshal(scaleOf(acc, cur))
+		if err != nil {
+			return nil, apierrors.NewInternalError(err)
+		}
+		if data, err = patch.Apply(pt, original, body, reflectScale); err != nil {
+			return nil, patchError(err)
+		}
+	}
+	sc := &autoscalingv1.Scale{}
+	if err := json.Unmarshal(data, sc); err != nil {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("the body is not a valid Scale: %v", err))
+	}
+	if sc.Kind != "" && sc.Kind != "Scale" {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("the kind in the body (%s) does not match the expected kind (Scale)", sc.Kind))
+	}
+	if !isPatch && sc.Name != q.info.Name {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Name, q.info.Name))
+	}
+	return sc, nil
+}
+
+// reflectScale is the schema strategic merge patches of a Scale follow.
+var reflectScale = reflect.TypeOf(autoscalingv1.Scale{})

@@ -1,0 +1,295 @@
+package endpoints
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/patch"
+	"platform.io/platform/pkg/apiserver/registry"
+)
+
+func (q *request) ctx() context.Context { return q.r.Context() }
+
+func (q *request) get() {
+	obj, err := q.store.Get(q.ctx(), q.info.Namespace, q.info.Name)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	query := q.r.URL.Query()
+	if isTrue(query.Get("export")) {
+		registry.Export(q.store.Resource, obj, isTrue(query.Get("exact")))
+	}
+	q.write(http.StatusOK, obj)
+}
+
+func (q *request) list() {
+	opts, err := q.listOptions()
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	list, err := q.store.List(q.ctx(), q.info.Namespace, opts)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	q.write(http.StatusOK, list)
+}
+
+// decodeBody reads and decodes the request body as an object of the resource.
+func (q *request) decodeBody() (meta.Object, error) {
+	data, err := bodyJSON(q.r)
+	if err != nil {
+		return nil, err
+	}
+	obj := q.store.Resource.New()
+	if err := decodeInto(q.w, q.r, data, obj, q.store.Resource); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// checkNamespace fills in or checks the object's namespace against the URL's.
+func (q *request) checkNamespace(obj meta.Object) error {
+	m := obj.GetObjectMeta()
+	if !q.store.Resource.Namespaced {
+		m.Namespace = ""
+		return nil
+	}
+	switch m.Namespace {
+	case "":
+		m.Namespace = q.info.Namespace
+	case q.info.Namespace:
+	default:
+		return apierrors.NewBadRequest(fmt.Sprintf("the namespace of the provided object (%s) does not match the namespace sent on the request (%s)", m.Namespace, q.info.Namespace))
+	}
+	return nil
+}
+
+func (q *request) create() {
+	if q.store.Resource.Namespaced && q.info.Namespace == "" {
+		q.fail(apierrors.NewMethodNotSupported(q.store.Resource.GroupResource(), "create across all namespaces"))
+		return
+	}
+	dry, err := dryRun(q.r)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	obj, err := q.decodeBody()
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	if err := q.checkNamespace(obj); err != nil {
+		q.fail(err)
+		return
+	}
+	out, err := q.store.Create(q.ctx(), obj, dry)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	q.write(http.StatusCreated, out)
+}
+
+// replaceWith returns a transform that replaces the object with obj.
+func replaceWith(obj meta.Object) registry.TransformFunc {
+	return func(context.Context, meta.Object) (meta.Object, error) { return obj, nil }
+}
+
+func (q *request) update(part registry.Part) {
+	dry, err := dryRun(q.r)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	obj, err := q.decodeBody()
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	if err := q.checkNameAndNamespace(obj); err != nil {
+		q.fail(err)
+		return
+	}
+	out, created, err := q.store.Update(q.ctx(), q.info.Namespace, q.info.Name, replaceWith(obj), registry.UpdateOptions{Part: part, DryRun: dry})
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	code := http.StatusOK
+	if created {
+		code = http.StatusCreated
+	}
+	q.write(code, out)
+}
+
+func (q *request) checkNameAndNamespace(obj meta.Object) error {
+	if err := q.checkNamespace(obj); err != nil {
+		return err
+	}
+	if n := obj.GetObjectMeta().Name; n != q.info.Name {
+		return apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", n, q.info.Name))
+	}
+	return nil
+}
+
+// patchTransform applies the request's patch to the current object.
+func (q *request) patchTransform(pt patch.Type, body []byte) registry.TransformFunc {
+	res := q.store.Resource
+	return func(_ context.Context, cur meta.Object) (meta.Object, error) {
+		rv := cur.GetObjectMeta().ResourceVersion
+		original, err := json.Marshal(cur)
+		if err != nil {
+			return nil, apierrors.NewInternalError(err)
+		}
+		patched, err := patch.Apply(pt, original, body, schemaOf(res))
+		if err != nil {
+			return nil, patchError(err)
+		}
+		obj := res.New()
+		if err := decodeInto(q.w, q.r, patched, obj, res); err != nil {
+			return nil, err
+		}
+		obj.GetObjectMeta().ResourceVersion = rv
+		return obj, nil
+	}
+}
+
+func (q *request) patch(part registry.Part) {
+	dry, err := dryRun(q.r)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	pt, body, err := patchBody(q.r)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	out, _, err := q.store.Update(q.ctx(), q.info.Namespace, q.info.Name, q.patchTransform(pt, body), registry.UpdateOptions{Part: part, DryRun: dry, Patch: true})
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	q.write(http.StatusOK, out)
+}
+
+func (q *request) delete() {
+	opts, err := deleteOptions(q.r)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	res, err := q.store.Delete(q.ctx(), q.info.Namespace, q.info.Name, opts)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	if !res.Deleted {
+		code := http.StatusOK
+		if o := opts.OrphanDependents; o != nil && !*o {
+			code = http.StatusAccepted
+		}
+		q.write(code, res.Object)
+		return
+	}
+	m := res.Object.GetObjectMeta()
+	q.write(http.StatusOK, successStatus(q.info.APIGroup, q.info.Resource, m.Name, m.UID))
+}
+
+func (q *request) deleteCollection() {
+	if q.store.Resource.Namespaced && q.info.Namespace == "" && q.info.Resource != "namespaces" {
+		// Upstream allows a cluster-wide delete collection of a namespaced type
+		// only through each namespace; keep the same shape.
+		q.fail(apierrors.NewMethodNotSupported(q.store.Resource.GroupResource(), "deletecollection across all namespaces"))
+		return
+	}
+	lo, err := q.listOptions()
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	do, err := deleteOptions(q.r)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	if _, err := q.store.DeleteCollection(q.ctx(), q.info.Namespace, lo, do); err != nil {
+		q.fail(err)
+		return
+	}
+	q.write(http.StatusOK, meta.Status{TypeMeta: meta.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: meta.StatusSuccess})
+}
+
+// deleteOptions reads DeleteOptions from the body, then lets query
+// parameters override it.
+func deleteOptions(r *http.Request) (*meta.DeleteOptions, error) {
+	opts := &meta.DeleteOptions{}
+	data, err := bodyJSON(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > 0 {
+		if err := json.Unmarshal(data, opts); err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("the body is not valid DeleteOptions: %v", err))
+		}
+	}
+	query := r.URL.Query()
+	if v := query.Get("gracePeriodSeconds"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("gracePeriodSeconds %q is not an integer", v))
+		}
+		opts.GracePeriodSeconds = &n
+	}
+	if v := query.Get("orphanDependents"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("orphanDependents %q is not a boolean", v))
+		}
+		opts.OrphanDependents = &b
+	}
+	if v := query.Get("propagationPolicy"); v != "" {
+		p := meta.DeletionPropagation(v)
+		opts.PropagationPolicy = &p
+	}
+	if dry, err := dryRun(r); err != nil {
+		return nil, err
+	} else if dry {
+		opts.DryRun = []string{meta.DryRunAll}
+	}
+	return opts, nil
+}
+
+// listOptions reads the list query parameters.
+func (q *request) listOptions() (registry.ListOptions, error) {
+	query := q.r.URL.Query()
+	opts := registry.ListOptions{ResourceVersion: query.Get("resourceVersion"), Continue: query.Get("continue")}
+	if v := query.Get("limit"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return opts, apierrors.NewBadRequest(fmt.Sprintf("limit %q must be a non-negative integer", v))
+		}
+		opts.Limit = n
+	}
+	if v := query.Get("timeoutSeconds"); v != "" {
+		if n, err := strconv.ParseInt(v, 10, 64); err != nil || n < 0 {
+			return opts, apierrors.NewBadRequest(fmt.Sprintf("timeoutSeconds %q must be a non-negative integer", v))
+		}
+	}
+	pred, err := predicateFor(q.store.Resource, query.Get("labelSelector"), query.Get("fieldSelector"))
+	if err != nil {
+		return opts, err
+	}
+	opts.Predicate = pred
+	return opts, nil
+}

@@ -1,0 +1,43 @@
+package options
+
+import (
+	"errors"
+
+	"platform.io/platform/pkg/component/cli"
+)
+
+// Options are all the API server's options.
+type Options struct {
+	Etcd    *Etcd
+	Serving *Serving
+	API     *API
+	Logging *Logging
+}
+
+// New returns the defaults.
+func New() *Options {
+	return &Options{Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(), Logging: NewLogging()}
+}
+
+// FlagSets returns the option groups in the order --help shows them.
+func (o *Options) FlagSets() []cli.NamedFlagSet {
+	return []cli.NamedFlagSet{
+		cli.Group("Etcd", o.Etcd.AddFlags),
+		cli.Group("Secure serving", o.Serving.AddFlags),
+		cli.Group("API", o.API.AddFlags),
+		cli.Group("Logging", o.Logging.AddFlags),
+	}
+}
+
+// Validate checks every group.
+func (o *Options) Validate() error {
+	var errs []error
+	errs = append(errs, o.Etcd.Validate()...)
+	errs = append(errs, o.Serving.Validate()...)
+	errs = append(errs, o.API.Validate()...)
+	errs = append(errs, o.Logging.Validate()...)
+	return errors.Join(errs...)
+}
+
+// Complete fills derived values.
+func (o *Options) Complete() error { return o.Etcd.Complete() }

@@ -1,0 +1,4 @@
+// Package corevalidation holds checks shared by the core/v1 registry
+// packages other than pods: IP addresses and CIDRs, port numbers, names
+// and protocols, config map and secret keys, and immutability helpers.
+package corevalidation

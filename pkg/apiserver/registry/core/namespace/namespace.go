@@ -1,0 +1,104 @@
+package namespace
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	corev1 "platform.io/client/api/core/v1"
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/registry"
+	"platform.io/platform/pkg/apiserver/validation"
+	"platform.io/platform/pkg/apiserver/validation/field"
+)
+
+// Resource is the namespaces row of the registry.
+func Resource() *registry.Resource {
+	return &registry.Resource{
+		Group: "", Version: "v1", Name: "namespaces", Singular: "namespace", Kind: "Namespace",
+		ShortNames: []string{"ns"},
+		New:        func() meta.Object { return &corev1.Namespace{} },
+		NameFunc:   validation.IsDNS1123Label,
+		HasStatus:  true,
+		Strategy: registry.Typed[corev1.Namespace]{
+			PrepareForCreateFunc: prepareForCreate,
+			PrepareForUpdateFunc: prepareForUpdate,
+			ValidateFunc:         validate,
+			ValidateUpdateFunc:   validateUpdate,
+			PrepareForDeleteFunc: func(ns *corev1.Namespace) { ns.Status.Phase = corev1.NamespaceTerminating },
+		},
+		SelectableFields: func(obj meta.Object) map[string]string {
+			return map[string]string{"status.phase": string(obj.(*corev1.Namespace).Status.Phase)}
+		},
+	}
+}
+
+func prepareForCreate(ns *corev1.Namespace) {
+	ns.Status.Phase = corev1.NamespaceActive
+	if !hasFinalizer(ns.Spec.Finalizers, corev1.FinalizerPlatform) {
+		ns.Spec.Finalizers = append(ns.Spec.Finalizers, corev1.FinalizerPlatform)
+	}
+	// A namespace names itself; it has no namespace of its own.
+	ns.Namespace = ""
+}
+
+// prepareForUpdate keeps spec.finalizers: they change only through /finalize.
+func prepareForUpdate(ns, old *corev1.Namespace) {
+	ns.Spec.Finalizers = old.Spec.Finalizers
+}
+
+func hasFinalizer(fs []corev1.FinalizerName, f corev1.FinalizerName) bool {
+	for _, x := range fs {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+func validate(ns *corev1.Namespace) field.ErrorList {
+	return validateFinalizers(ns.Spec.Finalizers, field.NewPath("spec", "finalizers"))
+}
+
+func validateUpdate(ns, old *corev1.Namespace) field.ErrorList {
+	return validateFinalizers(ns.Spec.Finalizers, field.NewPath("spec", "finalizers"))
+}
+
+func validateFinalizers(fs []corev1.FinalizerName, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i, f := range fs {
+		if f == corev1.FinalizerPlatform {
+			continue
+		}
+		for _, msg := range validation.IsQualifiedName(string(f)) {
+			errs = append(errs, field.Invalid(p.Index(i), string(f), msg))
+		}
+		if len(validation.IsQualifiedName(string(f))) == 0 && !strings.Contains(string(f), "/") {
+			errs = append(errs, field.Invalid(p.Index(i), string(f), "a finalizer other than \"platform\" must be domain-qualified, e.g. example.com/cleanup"))
+		}
+	}
+	return errs
+}
+
+// Checker implements registry.NamespaceChecker over the namespaces store.
+type Checker struct {
+	Store *registry.Store
+}
+
+var _ registry.NamespaceChecker = Checker{}
+
+// CheckNamespace returns 404 for a missing namespace and 403 for one being deleted.
+func (c Checker) CheckNamespace(ctx context.Context, name string) error {
+	obj, err := c.Store.Get(ctx, "", name)
+	if err != nil {
+		return err
+	}
+	ns := obj.(*corev1.Namespace)
+	if ns.DeletionTimestamp != nil || ns.Status.Phase == corev1.NamespaceTerminating {
+		return apierrors.NewForbidden(meta.GroupResource{Resource: "namespaces"}, name,
+			fmt.Errorf("unable to create new content in namespace %s because it is being terminated", name))
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package registry
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"math/big"
+	"reflect"
+
+	"github.com/google/uuid"
+
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/storage"
+	"platform.io/platform/pkg/apiserver/validation"
+	"platform.io/platform/pkg/apiserver/validation/field"
+)
+
+// generateNameTries bounds the retries when a generated name is taken.
+const generateNameTries = 8
+
+// Create persists a new object and returns it as stored. With dryRun it
+// runs every step but the write.
+func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.Object, error) {
+	m := obj.GetObjectMeta()
+	if s.Resource.Namespaced && s.namespaces != nil && m.Namespace != "" {
+		if err := s.namespaces.CheckNamespace(ctx, m.Namespace); err != nil {
+			return nil, err
+		}
+	}
+	s.prepareForCreate(obj)
+	if err := s.validateCreate(obj); err != nil {
+		return nil, err
+	}
+	generated := m.Name == ""
+	for try := 0; ; try++ {
+		if generated {
+			m.Name = m.GenerateName + randomSuffix()
+		}
+		if dryRun {
+			s.stamp(obj, 0)
+			return obj, nil
+		}
+		data, err := s.encode(obj)
+		if err != nil {
+			return nil, apierrors.NewInternalError(err)
+		}
+		kv, err := s.storage.Create(ctx, s.key(m.Namespace, m.Name), data, s.ttl())
+		if errors.Is(err, storage.ErrAlreadyExists) && generated && try < generateNameTries {
+			continue
+		}
+		if err != nil {
+			return nil, s.interpret(err, m.Name)
+		}
+		s.stamp(obj, kv.Revision)
+		return obj, nil
+	}
+}
+
+func (s *Store) ttl() int64 {
+	if s.Resource.TTLSeconds == nil {
+		return 0
+	}
+	return s.Resource.TTLSeconds()
+}
+
+// prepareForCreate sets the server-owned metadata and clears status.
+func (s *Store) prepareForCreate(obj meta.Object) {
+	m := obj.GetObjectMeta()
+	m.UID = meta.UID(uuid.NewString())
+	m.CreationTimestamp = meta.NewTime(s.now().UTC().Truncate(1e9))
+	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
+	m.ResourceVersion, m.SelfLink = "", ""
+	m.Generation = 1
+	if s.Resource.HasStatus {
+		resetStatus(obj)
+	}
+	s.Resource.Strategy.Default(obj)
+	s.Resource.Strategy.PrepareForCreate(obj)
+}
+
+func (s *Store) validateCreate(obj meta.Object) error {
+	m := obj.GetObjectMeta()
+	errs := validation.ObjectMeta(m, s.Resource.Namespaced, s.Resource.nameFunc(), field.NewPath("metadata"))
+	errs = append(errs, s.Resource.Strategy.Validate(obj)...)
+	if len(errs) > 0 {
+		return apierrors.NewInvalid(s.Resource.GroupVersionKind(), nameForError(m), errs.Causes())
+	}
+	return nil
+}
+
+func nameForError(m *meta.ObjectMeta) string {
+	if m.Name == "" {
+		return m.GenerateName
+	}
+	return m.Name
+}
+
+// resetStatus zeroes the Status field of obj, if it has one.
+func resetStatus(obj meta.Object) {
+	if f := statusField(obj); f.IsValid() {
+		f.Set(reflect.Zero(f.Type()))
+	}
+}
+
+// statusField returns the settable Status field of obj, or an invalid Value.
+func statusField(obj meta.Object) reflect.Value {
+	return reflect.ValueOf(obj).Elem().FieldByName("Status")
+}
+
+const suffixAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+// randomSuffix returns 5 characters from an alphabet without vowels, so
+// generated names do not spell words.
+func randomSuffix() string {
+	b := make([]byte, 5)
+	max := big.NewInt(int64(len(suffixAlphabet)))
+	for i := range b {
+		n, err := rand.Int(rand.Reader, max)
+		if err != nil {
+			panic(err) // crypto/rand never fails on supported platforms
+		}
+		b[i] = suffixAlphabet[n.Int64()]
+	}
+	return string(b)
+}
+
+// Export strips what a user cannot set from obj, as the get parameter
+// export=true asks; exact keeps the namespace and a generated name.
+func Export(r *Resource, obj meta.Object, exact bool) {
+	m := obj.GetObjectMeta()
+	m.UID, m.ResourceVersion, m.SelfLink = "", "", ""
+	m.CreationTimestamp, m.DeletionTimestamp = meta.Time{}, nil
+	if !exact {
+		m.Namespace = ""
+		if m.GenerateName != "" {
+			m.Name = ""
+		}
+	}
+	if r.HasStatus {
+		resetStatus(obj)
+	}
+}

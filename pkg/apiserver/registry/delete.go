@@ -1,0 +1,174 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/storage"
+	"platform.io/platform/pkg/apiserver/validation/field"
+)
+
+func isStorageNotFound(err error) bool { return errors.Is(err, storage.ErrNotFound) }
+
+// DeleteResult is what a delete did.
+type DeleteResult struct {
+	// Object is the last state of the object.
+	Object meta.Object
+	// Deleted is true when the object is gone; false when its deletion is
+	// pending on finalizers.
+	Deleted bool
+}
+
+// ValidateDeleteOptions checks the body and parameters of a delete.
+func ValidateDeleteOptions(o *meta.DeleteOptions) error {
+	var errs field.ErrorList
+	if o.OrphanDependents != nil && o.PropagationPolicy != nil {
+		errs = append(errs, field.Invalid(field.NewPath("orphanDependents"), *o.OrphanDependents,
+			"orphanDependents and propagationPolicy cannot both be set"))
+	}
+	if p := o.PropagationPolicy; p != nil {
+		allowed := []meta.DeletionPropagation{meta.DeletePropagationOrphan, meta.DeletePropagationBackground, meta.DeletePropagationForeground}
+		if !slices.Contains(allowed, *p) {
+			errs = append(errs, field.NotSupported(field.NewPath("propagationPolicy"), *p, allowed))
+		}
+	}
+	if g := o.GracePeriodSeconds; g != nil && *g < 0 {
+		errs = append(errs, field.Invalid(field.NewPath("gracePeriodSeconds"), *g, "must be greater than or equal to 0"))
+	}
+	for i, d := range o.DryRun {
+		if d != meta.DryRunAll {
+			errs = append(errs, field.NotSupported(field.NewPath("dryRun").Index(i), d, []string{meta.DryRunAll}))
+		}
+	}
+	if len(errs) > 0 {
+		return apierrors.NewInvalid(meta.GroupVersionKind{Group: meta.GroupName, Version: "v1", Kind: "DeleteOptions"}, "", errs.Causes())
+	}
+	return nil
+}
+
+// Delete deletes an object, or starts its deletion when finalizers remain.
+func (s *Store) Delete(ctx context.Context, ns, name string, opts *meta.DeleteOptions) (DeleteResult, error) {
+	if err := ValidateDeleteOptions(opts); err != nil {
+		return DeleteResult{}, err
+	}
+	dryRun := len(opts.DryRun) > 0
+	key := s.key(ns, name)
+	var res DeleteResult
+	tryUpdate := func(cur storage.KV) ([]byte, error) {
+		if cur.Value == nil {
+			return nil, apierrors.NewNotFound(s.Resource.GroupResource(), name)
+		}
+		obj, err := s.decode(cur)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.checkPreconditions(obj, opts.Preconditions); err != nil {
+			return nil, err
+		}
+		res = DeleteResult{Object: obj}
+		m := obj.GetObjectMeta()
+		changed := updateDeletionFinalizers(m, opts)
+		if len(m.Finalizers) == 0 {
+			res.Deleted = true
+			return nil, nil
+		}
+		if m.DeletionTimestamp == nil {
+			now := meta.NewTime(s.now().UTC().Truncate(1e9))
+			zero := int64(0)
+			m.DeletionTimestamp, m.DeletionGracePeriodSeconds = &now, &zero
+			if dp, ok := s.Resource.Strategy.(DeletePreparer); ok {
+				dp.PrepareForDelete(obj)
+			}
+			changed = true
+		}
+		if !changed || dryRun {
+			return nil, nil
+		}
+		return s.encode(obj)
+	}
+	if dryRun {
+		cur, err := s.storage.Get(ctx, key)
+		if err != nil {
+			return DeleteResult{}, s.interpret(err, name)
+		}
+		if _, err := tryUpdate(cur); err != nil {
+			return DeleteResult{}, s.interpret(err, name)
+		}
+		return res, nil
+	}
+	kv, err := s.storage.GuaranteedUpdate(ctx, key, 0, tryUpdate)
+	if err != nil {
+		return DeleteResult{}, s.interpret(err, name)
+	}
+	if !res.Deleted {
+		s.stamp(res.Object, kv.Revision)
+		return res, nil
+	}
+	last, err := s.storage.Delete(ctx, key, func(cur storage.KV) error {
+		if cur.Revision != kv.Revision {
+			return fmt.Errorf("%w: object changed during delete", storage.ErrConflict)
+		}
+		return nil
+	})
+	if errors.Is(err, storage.ErrConflict) {
+		return s.Delete(ctx, ns, name, opts) // lost a race with a writer: decide again
+	}
+	if err != nil {
+		return DeleteResult{}, s.interpret(err, name)
+	}
+	s.stamp(res.Object, last.Revision)
+	return res, nil
+}
+
+func (s *Store) checkPreconditions(obj meta.Object, p *meta.Preconditions) error {
+	if p == nil {
+		return nil
+	}
+	m := obj.GetObjectMeta()
+	gr := s.Resource.GroupResource()
+	if p.UID != nil && *p.UID != m.UID {
+		return apierrors.NewConflict(gr, m.Name, fmt.Errorf("precondition failed: UID in precondition: %s, UID in object meta: %s", *p.UID, m.UID))
+	}
+	if p.ResourceVersion != nil && *p.ResourceVersion != m.ResourceVersion {
+		return apierrors.NewConflict(gr, m.Name, fmt.Errorf("precondition failed: ResourceVersion in precondition: %s, ResourceVersion in object meta: %s", *p.ResourceVersion, m.ResourceVersion))
+	}
+	return nil
+}
+
+// updateDeletionFinalizers adds or removes the garbage collector's
+// finalizers as the propagation policy asks, and reports a change.
+func updateDeletionFinalizers(m *meta.ObjectMeta, o *meta.DeleteOptions) bool {
+	policy := o.PropagationPolicy
+	if o.OrphanDependents != nil {
+		p := meta.DeletePropagationBackground
+		if *o.OrphanDependents {
+			p = meta.DeletePropagationOrphan
+		}
+		policy = &p
+	}
+	if policy == nil {
+		return false
+	}
+	want := map[string]bool{
+		meta.FinalizerOrphanDependents: *policy == meta.DeletePropagationOrphan,
+		meta.FinalizerDeleteDependents: *policy == meta.DeletePropagationForeground,
+	}
+	changed := false
+	for f, on := range want {
+		has := m.HasFinalizer(f)
+		switch {
+		case on && !has:
+			m.Finalizers = append(m.Finalizers, f)
+			changed = true
+		case !on && has:
+			m.Finalizers = slices.DeleteFunc(m.Finalizers, func(x string) bool { return x == f })
+			changed = true
+		}
+	}
+	return changed
+}

@@ -1,0 +1,149 @@
+package registry
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/storage"
+)
+
+// ListOptions narrow a list.
+type ListOptions struct {
+	// ResourceVersion: "" for a consistent read, "0" for any, N for at least as fresh as N.
+	ResourceVersion string
+	Limit           int64
+	Continue        string
+	// Predicate keeps only matching objects; nil keeps all.
+	Predicate func(meta.Object) bool
+}
+
+// List is the generic list response: items of the served kind.
+type List struct {
+	meta.TypeMeta `json:",inline"`
+	meta.ListMeta `json:"metadata"`
+	Items         []meta.Object `json:"items"`
+}
+
+// continueToken is the decoded form of ListMeta.Continue.
+type continueToken struct {
+	APIVersion      string `json:"v"`
+	ResourceVersion int64  `json:"rv"`
+	StartKey        string `json:"start"`
+}
+
+const tokenVersion = meta.GroupName + "/v1"
+
+func encodeContinue(rv int64, startKey string) string {
+	b, _ := json.Marshal(continueToken{APIVersion: tokenVersion, ResourceVersion: rv, StartKey: startKey})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeContinue(token string) (continueToken, error) {
+	var t continueToken
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(token, "="))
+	if err != nil {
+		return t, fmt.Errorf("continue key is not valid base64: %w", err)
+	}
+	if err := json.Unmarshal(b, &t); err != nil {
+		return t, fmt.Errorf("continue key is not valid: %w", err)
+	}
+	if t.APIVersion != tokenVersion {
+		return t, fmt.Errorf("continue key version %q is not supported", t.APIVersion)
+	}
+	if t.ResourceVersion <= 0 || t.StartKey == "" || strings.Contains(t.StartKey, "..") || strings.HasPrefix(t.StartKey, "/") {
+		return t, fmt.Errorf("continue key is not valid: bad position")
+	}
+	return t, nil
+}
+
+// List returns the objects in namespace ns ("" for all namespaces).
+func (s *Store) List(ctx context.Context, ns string, opts ListOptions) (*List, error) {
+	prefix := s.keyPrefix(ns)
+	so := storage.ListOptions{Limit: opts.Limit}
+	if opts.Continue != "" {
+		t, err := decodeContinue(opts.Continue)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(err.Error())
+		}
+		so.Revision, so.StartKey = t.ResourceVersion, prefix+t.StartKey
+	}
+	minRV, err := parseResourceVersion(opts.ResourceVersion)
+	if err != nil {
+		return nil, err
+	}
+	decoded := map[string]meta.Object{}
+	if opts.Predicate != nil {
+		so.Filter = func(kv storage.KV) (bool, error) {
+			obj, err := s.decode(kv)
+			if err != nil {
+				return false, err
+			}
+			if !opts.Predicate(obj) {
+				return false, nil
+			}
+			decoded[kv.Key] = obj
+			return true, nil
+		}
+	}
+	res, err := s.storage.List(ctx, prefix, so)
+	if err != nil {
+		if opts.Continue != "" && apierrors.IsResourceExpired(s.interpret(err, "")) {
+			return nil, s.expiredContinue(ctx, prefix, so.StartKey)
+		}
+		return nil, s.interpret(err, "")
+	}
+	if minRV > res.Revision {
+		return nil, apierrors.NewTimeout(fmt.Sprintf("Too large resource version: %d, current: %d", minRV, res.Revision), 1)
+	}
+	out := &List{Items: make([]meta.Object, 0, len(res.Items))}
+	out.Kind, out.APIVersion = s.Resource.Kind+"List", s.Resource.GroupVersion().String()
+	out.ResourceVersion = strconv.FormatInt(res.Revision, 10)
+	for _, kv := range res.Items {
+		obj, ok := decoded[kv.Key]
+		if !ok {
+			if obj, err = s.decode(kv); err != nil {
+				return nil, err
+			}
+		}
+		out.Items = append(out.Items, obj)
+	}
+	if res.More {
+		out.Continue = encodeContinue(res.Revision, strings.TrimPrefix(res.NextKey, prefix))
+		if res.Remaining >= 0 {
+			n := res.Remaining
+			out.RemainingItemCount = &n
+		}
+	}
+	return out, nil
+}
+
+// expiredContinue builds the 410 for a token whose snapshot was compacted,
+// carrying a fresh token that continues from the same key at the latest revision.
+func (s *Store) expiredContinue(ctx context.Context, prefix, startKey string) error {
+	rev, err := s.storage.CurrentRevision(ctx)
+	if err != nil {
+		return s.interpret(err, "")
+	}
+	e := apierrors.NewResourceExpired("the snapshot of this continue token has been compacted: start the list again without continue, " +
+		"or continue with the token in this status, which reads a newer snapshot that may disagree with earlier chunks")
+	e.ErrStatus.Continue = encodeContinue(rev, strings.TrimPrefix(startKey, prefix))
+	return e
+}
+
+func parseResourceVersion(rv string) (int64, error) {
+	if rv == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(rv, 10, 64)
+	if err != nil || n < 0 {
+		return 0, apierrors.NewBadRequest(fmt.Sprintf("invalid resource version %q", rv))
+	}
+	return n, nil
+}

@@ -1,0 +1,171 @@
+package registry
+
+import (
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/validation"
+	"platform.io/platform/pkg/apiserver/validation/field"
+)
+
+// Resource is one row of the registry: a resource served in one group version.
+type Resource struct {
+	Group    string
+	Version  string
+	Name     string // plural, as in URLs: "pods"
+	Singular string // "pod"
+	Kind     string // "Pod"
+	// ShortNames and Categories are advertised in discovery ("po", "all").
+	ShortNames []string
+	Categories []string
+	Namespaced bool
+	// New returns an empty object of the served kind.
+	New func() meta.Object
+	// Strategy holds the per-type rules.
+	Strategy Strategy
+	// NameFunc checks object names; nil means a DNS subdomain.
+	NameFunc validation.NameFunc
+	// HasStatus says the object has a status stanza written only through /status.
+	HasStatus bool
+	// Scale, when set, serves the scale subresource.
+	Scale *ScaleAccessor
+	// Actions are POST-only subresources such as pods/binding, by subresource name.
+	Actions map[string]Action
+	// AllowCreateOnUpdate lets PUT create a missing object.
+	AllowCreateOnUpdate bool
+	// RequireResourceVersionOnUpdate rejects PUT without metadata.resourceVersion.
+	RequireResourceVersionOnUpdate bool
+	// Storage, when set, is the resource this one is stored as (another
+	// version of the same kind); objects convert to it on write and back on read.
+	Storage *Resource
+	// TTLSeconds, when set, gives objects an expiry (events).
+	TTLSeconds func() int64
+	// SelectableFields returns the fields a fieldSelector may name besides
+	// metadata.name and metadata.namespace, with their values for obj.
+	SelectableFields func(obj meta.Object) map[string]string
+}
+
+// Fields returns every selectable field of obj with its value.
+func (r *Resource) Fields(obj meta.Object) map[string]string {
+	m := obj.GetObjectMeta()
+	f := map[string]string{"metadata.name": m.Name}
+	if r.Namespaced {
+		f["metadata.namespace"] = m.Namespace
+	}
+	if r.SelectableFields != nil {
+		for k, v := range r.SelectableFields(obj) {
+			f[k] = v
+		}
+	}
+	return f
+}
+
+// GroupVersion returns the served group version.
+func (r *Resource) GroupVersion() meta.GroupVersion {
+	return meta.GroupVersion{Group: r.Group, Version: r.Version}
+}
+
+// GroupResource returns the group and plural name.
+func (r *Resource) GroupResource() meta.GroupResource {
+	return meta.GroupResource{Group: r.Group, Resource: r.Name}
+}
+
+// GroupVersionKind returns the served kind.
+func (r *Resource) GroupVersionKind() meta.GroupVersionKind {
+	return meta.GroupVersionKind{Group: r.Group, Version: r.Version, Kind: r.Kind}
+}
+
+// storageResource is the row whose version is persisted.
+func (r *Resource) storageResource() *Resource {
+	if r.Storage != nil {
+		return r.Storage
+	}
+	return r
+}
+
+func (r *Resource) nameFunc() validation.NameFunc {
+	if r.NameFunc != nil {
+		return r.NameFunc
+	}
+	return validation.IsDNS1123Subdomain
+}
+
+// Strategy is what a resource adds to the generic store. Every method is
+// called on an object of the resource's served kind.
+type Strategy interface {
+	// Default fills unset fields; it runs on every write.
+	Default(obj meta.Object)
+	// PrepareForCreate adjusts a new object before validation (for example a
+	// pod's initial phase). Status has already been cleared.
+	PrepareForCreate(obj meta.Object)
+	// PrepareForUpdate adjusts obj, replacing old, before validation.
+	PrepareForUpdate(obj, old meta.Object)
+	// Validate checks a new object's type-specific fields.
+	Validate(obj meta.Object) field.ErrorList
+	// ValidateUpdate checks an update's type-specific fields and immutability.
+	ValidateUpdate(obj, old meta.Object) field.ErrorList
+}
+
+// DeletePreparer is implemented by strategies that change an object when
+// its deletion starts (a namespace turns Terminating).
+type DeletePreparer interface {
+	PrepareForDelete(obj meta.Object)
+}
+
+// Typed adapts per-type functions to Strategy; any of them may be nil.
+type Typed[T any] struct {
+	DefaultFunc          func(obj *T)
+	PrepareForCreateFunc func(obj *T)
+	PrepareForUpdateFunc func(obj, old *T)
+	ValidateFunc         func(obj *T) field.ErrorList
+	ValidateUpdateFunc   func(obj, old *T) field.ErrorList
+	PrepareForDeleteFunc func(obj *T)
+}
+
+var _ Strategy = Typed[struct{}]{}
+
+func (s Typed[T]) Default(obj meta.Object) {
+	if s.DefaultFunc != nil {
+		s.DefaultFunc(any(obj).(*T))
+	}
+}
+
+func (s Typed[T]) PrepareForCreate(obj meta.Object) {
+	if s.PrepareForCreateFunc != nil {
+		s.PrepareForCreateFunc(any(obj).(*T))
+	}
+}
+
+func (s Typed[T]) PrepareForUpdate(obj, old meta.Object) {
+	if s.PrepareForUpdateFunc != nil {
+		s.PrepareForUpdateFunc(any(obj).(*T), any(old).(*T))
+	}
+}
+
+func (s Typed[T]) Validate(obj meta.Object) field.ErrorList {
+	if s.ValidateFunc == nil {
+		return nil
+	}
+	return s.ValidateFunc(any(obj).(*T))
+}
+
+func (s Typed[T]) ValidateUpdate(obj, old meta.Object) field.ErrorList {
+	if s.ValidateUpdateFunc == nil {
+		return nil
+	}
+	return s.ValidateUpdateFunc(any(obj).(*T), any(old).(*T))
+}
+
+// PrepareForDelete implements DeletePreparer.
+func (s Typed[T]) PrepareForDelete(obj meta.Object) {
+	if s.PrepareForDeleteFunc != nil {
+		s.PrepareForDeleteFunc(any(obj).(*T))
+	}
+}
+
+// ScaleAccessor reads and writes the replica count behind the scale subresource.
+type ScaleAccessor struct {
+	// Get returns the desired and observed replicas and the label selector in string form.
+	Get func(obj meta.Object) (spec, status int32, selector string)
+	// SetReplicas sets the desired replicas.
+	SetReplicas func(obj meta.Object, replicas int32)
+}

@@ -1,0 +1,171 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"time"
+
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/storage"
+)
+
+// NamespaceChecker tells the store whether a namespace can hold new objects.
+type NamespaceChecker interface {
+	// CheckNamespace returns a NotFound error for a missing namespace and a
+	// Forbidden error for one that is being deleted.
+	CheckNamespace(ctx context.Context, name string) error
+}
+
+// Action serves a POST-only subresource such as pods/binding.
+type Action func(ctx context.Context, s *Store, namespace, name string, body []byte, dryRun bool) (meta.Object, error)
+
+// Store serves one Resource over storage.
+type Store struct {
+	Resource   *Resource
+	storage    storage.Interface
+	prefix     string
+	namespaces NamespaceChecker
+	now        func() time.Time
+}
+
+// Config is what a Store needs besides its Resource.
+type Config struct {
+	Storage storage.Interface
+	// Prefix is the etcd key prefix, e.g. "/registry".
+	Prefix string
+	// Namespaces checks namespaces on create; nil skips the check.
+	Namespaces NamespaceChecker
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// NewStore returns the store of r.
+func NewStore(r *Resource, c Config) *Store {
+	now := c.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, namespaces: c.Namespaces, now: now}
+}
+
+// keyPrefix returns the key prefix of all objects in namespace ns ("" for all namespaces).
+func (s *Store) keyPrefix(ns string) string {
+	sr := s.Resource.storageResource()
+	group := sr.Group
+	if group == "" {
+		group = "core"
+	}
+	p := path.Join(s.prefix, group, sr.Name)
+	if s.Resource.Namespaced && ns != "" {
+		p = path.Join(p, ns)
+	}
+	return p + "/"
+}
+
+func (s *Store) key(ns, name string) string { return s.keyPrefix(ns) + name }
+
+// encode serializes obj in the storage version, without its resourceVersion.
+func (s *Store) encode(obj meta.Object) ([]byte, error) {
+	m := obj.GetObjectMeta()
+	rv, link := m.ResourceVersion, m.SelfLink
+	m.ResourceVersion, m.SelfLink = "", ""
+	defer func() { m.ResourceVersion, m.SelfLink = rv, link }()
+	sr := s.Resource.storageResource()
+	if sr != s.Resource {
+		converted, err := convert(obj, sr.New)
+		if err != nil {
+			return nil, err
+		}
+		obj = converted
+	}
+	tm := obj.GetTypeMeta()
+	tm.APIVersion, tm.Kind = sr.GroupVersion().String(), sr.Kind
+	return json.Marshal(obj)
+}
+
+// decode reads a stored object into the served version and stamps its
+// resourceVersion and selfLink.
+func (s *Store) decode(kv storage.KV) (meta.Object, error) {
+	obj := s.Resource.New()
+	if err := json.Unmarshal(kv.Value, obj); err != nil {
+		return nil, apierrors.NewInternalError(fmt.Errorf("decode %s: %w", kv.Key, err))
+	}
+	s.stamp(obj, kv.Revision)
+	return obj, nil
+}
+
+// stamp sets the served TypeMeta, resourceVersion and selfLink.
+func (s *Store) stamp(obj meta.Object, rev int64) {
+	tm := obj.GetTypeMeta()
+	tm.APIVersion, tm.Kind = s.Resource.GroupVersion().String(), s.Resource.Kind
+	m := obj.GetObjectMeta()
+	if rev > 0 {
+		m.ResourceVersion = fmt.Sprint(rev)
+	}
+	m.SelfLink = s.SelfLink(m.Namespace, m.Name)
+}
+
+// SelfLink returns the URL path of an object.
+func (s *Store) SelfLink(ns, name string) string {
+	r := s.Resource
+	p := "/apis/" + r.Group + "/" + r.Version
+	if r.Group == "" {
+		p = "/api/" + r.Version
+	}
+	if r.Namespaced {
+		p += "/namespaces/" + ns
+	}
+	return p + "/" + r.Name + "/" + name
+}
+
+// convert moves obj to another version of its kind by way of JSON, whose
+// field names the versions share.
+func convert(obj meta.Object, newFn func() meta.Object) (meta.Object, error) {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	out := newFn()
+	if err := json.Unmarshal(b, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Get returns one object.
+func (s *Store) Get(ctx context.Context, ns, name string) (meta.Object, error) {
+	kv, err := s.storage.Get(ctx, s.key(ns, name))
+	if err != nil {
+		return nil, s.interpret(err, name)
+	}
+	return s.decode(kv)
+}
+
+// interpret translates a storage error into an API error about this resource.
+func (s *Store) interpret(err error, name string) error {
+	gr := s.Resource.GroupResource()
+	var se *apierrors.StatusError
+	switch {
+	case errors.As(err, &se):
+		return err
+	case errors.Is(err, storage.ErrNotFound):
+		return apierrors.NewNotFound(gr, name)
+	case errors.Is(err, storage.ErrAlreadyExists):
+		return apierrors.NewAlreadyExists(gr, name)
+	case errors.Is(err, storage.ErrConflict):
+		return apierrors.NewConflict(gr, name, err)
+	case errors.Is(err, storage.ErrExpired):
+		return apierrors.NewResourceExpired(fmt.Sprintf("the resource version requested is too old: %v", err))
+	case errors.Is(err, context.DeadlineExceeded):
+		return apierrors.NewTimeout(fmt.Sprintf("the %s request for %q timed out", gr, name), 1)
+	case errors.Is(err, storage.ErrUnavailable):
+		return apierrors.NewServiceUnavailable(err.Error())
+	default:
+		return apierrors.NewInternalError(err)
+	}
+}

@@ -1,0 +1,232 @@
+package registry
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"reflect"
+
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/storage"
+	"platform.io/platform/pkg/apiserver/validation"
+	"platform.io/platform/pkg/apiserver/validation/field"
+)
+
+// Part says which part of an object a write may change.
+type Part int
+
+// The writable parts.
+const (
+	// Main writes everything but status.
+	Main Part = iota
+	// StatusPart writes only status (the /status subresource).
+	StatusPart
+)
+
+// TransformFunc computes the object to store from the current one, which is
+// nil when the object does not exist. It may modify and return current.
+type TransformFunc func(ctx context.Context, current meta.Object) (meta.Object, error)
+
+// UpdateOptions control Update.
+type UpdateOptions struct {
+	Part   Part
+	DryRun bool
+	// Patch marks a patch: it never fails on a stale resourceVersion, and
+	// never creates.
+	Patch bool
+}
+
+// Update reads the object, applies transform and writes the result with a
+// compare-and-swap, retrying patches on a lost race. It returns the stored
+// object and whether it was created.
+func (s *Store) Update(ctx context.Context, ns, name string, transform TransformFunc, opts UpdateOptions) (meta.Object, bool, error) {
+	var out meta.Object
+	created := false
+	key := s.key(ns, name)
+	tryUpdate := func(cur storage.KV) ([]byte, error) {
+		created = false
+		if cur.Value == nil {
+			obj, err := s.createOnUpdate(ctx, ns, name, transform, opts)
+			if err != nil {
+				return nil, err
+			}
+			created, out = true, obj
+			return s.encode(obj)
+		}
+		obj, old, err := s.transformExisting(ctx, cur, transform, opts)
+		if err != nil {
+			return nil, err
+		}
+		data, err := s.encode(obj)
+		if err != nil {
+			return nil, apierrors.NewInternalError(err)
+		}
+		out = obj
+		if bytes.Equal(data, cur.Value) {
+			out = old
+			return nil, nil // nothing changed: keep the revision
+		}
+		return data, nil
+	}
+	if opts.DryRun {
+		cur, err := s.storage.Get(ctx, key)
+		if err != nil && !isNotFound(err) {
+			return nil, false, s.interpret(err, name)
+		}
+		if _, err := tryUpdate(cur); err != nil {
+			return nil, false, s.interpret(err, name)
+		}
+		s.stamp(out, 0)
+		return out, created, nil
+	}
+	kv, err := s.storage.GuaranteedUpdate(ctx, key, s.ttl(), tryUpdate)
+	if err != nil {
+		return nil, false, s.interpret(err, name)
+	}
+	s.stamp(out, kv.Revision)
+	if _, err := s.finishDeletion(ctx, out, kv.Revision); err != nil {
+		return nil, false, err
+	}
+	return out, created, nil
+}
+
+func (s *Store) createOnUpdate(ctx context.Context, ns, name string, transform TransformFunc, opts UpdateOptions) (meta.Object, error) {
+	if opts.Patch || opts.Part != Main || !s.Resource.AllowCreateOnUpdate {
+		return nil, apierrors.NewNotFound(s.Resource.GroupResource(), name)
+	}
+	obj, err := transform(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	if rv := obj.GetObjectMeta().ResourceVersion; rv != "" {
+		return nil, apierrors.NewNotFound(s.Resource.GroupResource(), name)
+	}
+	if s.Resource.Namespaced && s.namespaces != nil {
+		if err := s.namespaces.CheckNamespace(ctx, ns); err != nil {
+			return nil, err
+		}
+	}
+	s.prepareForCreate(obj)
+	if err := s.validateCreate(obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// transformExisting applies transform to the current object and runs the
+// update rules; it returns the new object and the old one.
+func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform TransformFunc, opts UpdateOptions) (meta.Object, meta.Object, error) {
+	old, err := s.decode(cur)
+	if err != nil {
+		return nil, nil, err
+	}
+	input, err := s.decode(cur)
+	if err != nil {
+		return nil, nil, err
+	}
+	obj, err := transform(ctx, input)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
+	if err := s.checkVersion(m, om, opts); err != nil {
+		return nil, nil, err
+	}
+	if opts.Part == StatusPart {
+		obj = withStatusOf(old, obj)
+		m = obj.GetObjectMeta()
+	} else if s.Resource.HasStatus {
+		copyStatus(obj, old)
+	}
+	// Server-owned metadata carries over from the stored object.
+	m.UID, m.CreationTimestamp, m.Generation = om.UID, om.CreationTimestamp, om.Generation
+	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = om.DeletionTimestamp, om.DeletionGracePeriodSeconds
+	m.ResourceVersion = om.ResourceVersion
+	s.Resource.Strategy.Default(obj)
+	if opts.Part == Main {
+		s.Resource.Strategy.PrepareForUpdate(obj, old)
+		if specChanged(obj, old) {
+			m.Generation = om.Generation + 1
+		}
+	}
+	errs := validation.ObjectMetaUpdate(m, om, field.NewPath("metadata"))
+	errs = append(errs, s.Resource.Strategy.ValidateUpdate(obj, old)...)
+	if len(errs) > 0 {
+		return nil, nil, apierrors.NewInvalid(s.Resource.GroupVersionKind(), om.Name, errs.Causes())
+	}
+	return obj, old, nil
+}
+
+// checkVersion enforces optimistic locking on a replace.
+func (s *Store) checkVersion(m, om *meta.ObjectMeta, opts UpdateOptions) error {
+	if opts.Patch {
+		return nil
+	}
+	switch {
+	case m.ResourceVersion == "" && s.Resource.RequireResourceVersionOnUpdate:
+		return apierrors.NewInvalid(s.Resource.GroupVersionKind(), om.Name, field.ErrorList{
+			field.Invalid(field.NewPath("metadata", "resourceVersion"), m.ResourceVersion, "must be specified for an update"),
+		}.Causes())
+	case m.ResourceVersion != "" && m.ResourceVersion != om.ResourceVersion:
+		return apierrors.NewConflict(s.Resource.GroupResource(), om.Name,
+			fmt.Errorf("the object has been modified; please apply your changes to the latest version and try again"))
+	}
+	return nil
+}
+
+// withStatusOf returns old with only its status (and resourceVersion) taken from obj.
+func withStatusOf(old, obj meta.Object) meta.Object {
+	if f := statusField(old); f.IsValid() {
+		f.Set(statusField(obj))
+	}
+	old.GetObjectMeta().ResourceVersion = obj.GetObjectMeta().ResourceVersion
+	return old
+}
+
+// copyStatus sets obj's status to old's.
+func copyStatus(obj, old meta.Object) {
+	if f := statusField(obj); f.IsValid() {
+		f.Set(statusField(old))
+	}
+}
+
+// specChanged reports whether anything but metadata and status differs.
+func specChanged(obj, old meta.Object) bool {
+	a, b := reflect.ValueOf(obj).Elem(), reflect.ValueOf(old).Elem()
+	t := a.Type()
+	for i := 0; i < t.NumField(); i++ {
+		switch t.Field(i).Name {
+		case "TypeMeta", "ObjectMeta", "Status":
+			continue
+		}
+		if !reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()) {
+			return true
+		}
+	}
+	return false
+}
+
+func isNotFound(err error) bool {
+	return err != nil && apierrors.IsNotFound(err) || isStorageNotFound(err)
+}
+
+// finishDeletion removes an object whose deletion is pending once its last
+// finalizer is gone. It returns true when it removed the object.
+func (s *Store) finishDeletion(ctx context.Context, obj meta.Object, rev int64) (bool, error) {
+	m := obj.GetObjectMeta()
+	if m.DeletionTimestamp == nil || len(m.Finalizers) > 0 {
+		return false, nil
+	}
+	_, err := s.storage.Delete(ctx, s.key(m.Namespace, m.Name), func(cur storage.KV) error {
+		if cur.Revision != rev {
+			return fmt.Errorf("%w: object changed after its last finalizer was removed", storage.ErrConflict)
+		}
+		return nil
+	})
+	if err != nil && !isStorageNotFound(err) {
+		return false, s.interpret(err, m.Name)
+	}
+	return err == nil, nil
+}

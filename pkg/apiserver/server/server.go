@@ -1,0 +1,285 @@
+package server
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.etcd.io/etcd/client/pkg/v3/transport"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+	"golang.org/x/sync/errgroup"
+
+	"platform.io/platform/pkg/apiserver/endpoints"
+	"platform.io/platform/pkg/apiserver/options"
+	"platform.io/platform/pkg/apiserver/registry"
+	"platform.io/platform/pkg/apiserver/registry/builtin"
+	"platform.io/platform/pkg/apiserver/storage"
+	"platform.io/platform/pkg/apiserver/storage/embedded"
+	"platform.io/platform/pkg/apiserver/storage/etcd3"
+)
+
+// Server is a running API server: etcd connection, stores and listeners.
+type Server struct {
+	lg        *zap.Logger
+	opts      *options.Options
+	etcd      *clientv3.Client
+	embedded  *embedded.Etcd
+	storage   storage.Interface
+	stores    []*registry.Store
+	registry  *prometheus.Registry
+	handler   http.Handler
+	secure    net.Listener
+	insecure  net.Listener
+	tlsConfig *tls.Config
+	// CertFile is the serving certificate (self-signed when none was given).
+	CertFile string
+}
+
+// New connects to etcd (starting the embedded member when no servers are
+// given), builds the stores and handlers and binds the listeners.
+func New(ctx context.Context, lg *zap.Logger, o *options.Options) (*Server, error) {
+	s := &Server{lg: lg, opts: o, registry: prometheus.NewRegistry()}
+	s.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if err := s.connectEtcd(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.storage = etcd3.New(lg.Named("storage"), s.etcd, s.registry)
+	s.buildStores()
+	s.handler = s.buildHandler()
+	if err := s.listen(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Server) connectEtcd(ctx context.Context) error {
+	eo := s.opts.Etcd
+	servers := eo.Servers
+	if len(servers) == 0 {
+		s.lg.Warn("no --etcd-servers given: starting an embedded single-member etcd; this is for development only, its data has no replicas",
+			zap.String("dataDir", eo.DataDir))
+		e, err := embedded.Start(ctx, s.lg, embedded.Options{DataDir: eo.DataDir, ClientURL: "http://127.0.0.1:0", PeerURL: "http://127.0.0.1:0"})
+		if err != nil {
+			return err
+		}
+		s.embedded, servers = e, []string{e.ClientURL}
+	}
+	cfg := clientv3.Config{Endpoints: servers, DialTimeout: eo.DialTimeout, Logger: s.lg.Named("etcd-client").WithOptions(zap.IncreaseLevel(zap.WarnLevel)), Context: ctx}
+	if eo.CertFile != "" || eo.CAFile != "" {
+		tlsInfo := transport.TLSInfo{CertFile: eo.CertFile, KeyFile: eo.KeyFile, TrustedCAFile: eo.CAFile}
+		tc, err := tlsInfo.ClientConfig()
+		if err != nil {
+			return fmt.Errorf("etcd TLS: %w", err)
+		}
+		cfg.TLS = tc
+	}
+	c, err := clientv3.New(cfg)
+	if err != nil {
+		return fmt.Errorf("connect to etcd %v: %w", servers, err)
+	}
+	s.etcd = c
+	pctx, cancel := context.WithTimeout(ctx, eo.DialTimeout)
+	defer cancel()
+	if _, err := c.Get(pctx, "health"); err != nil {
+		return fmt.Errorf("etcd %v does not answer: %w", servers, err)
+	}
+	return nil
+}
+
+func (s *Server) buildStores() {
+	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL})
+	cfg := registry.Config{Storage: s.storage, Prefix: s.opts.Etcd.Prefix}
+	var nsStore *registry.Store
+	for _, r := range rows {
+		if isNamespaces(r) {
+			nsStore = registry.NewStore(r, cfg)
+		}
+	}
+	cfg.Namespaces = builtin.NamespaceChecker(nsStore)
+	for _, r := range rows {
+		if isNamespaces(r) {
+			s.stores = append(s.stores, nsStore)
+		} else {
+			s.stores = append(s.stores, registry.NewStore(r, cfg))
+		}
+	}
+}
+
+func isNamespaces(r *registry.Resource) bool { return r.Group == "" && r.Name == "namespaces" }
+
+func (s *Server) namespaces() *registry.Store {
+	for _, st := range s.stores {
+		if isNamespaces(st.Resource) {
+			return st
+		}
+	}
+	return nil
+}
+
+func (s *Server) buildHandler() http.Handler {
+	mux := http.NewServeMux()
+	api := endpoints.NewHandler(s.lg.Named("endpoints"), s.stores)
+	metrics := newRequestMetrics(s.registry)
+	mux.Handle("/api", metrics.wrap(api))
+	mux.Handle("/api/", metrics.wrap(api))
+	mux.Handle("/apis", metrics.wrap(api))
+	mux.Handle("/apis/", metrics.wrap(api))
+	etcdCheck := check{name: "etcd", fn: func(ctx context.Context) error {
+		_, err := s.storage.CurrentRevision(ctx)
+		return err
+	}}
+	ping := check{name: "ping", fn: func(context.Context) error { return nil }}
+	mux.Handle("/healthz", healthHandler([]check{ping, etcdCheck}))
+	mux.Handle("/livez", healthHandler([]check{ping}))
+	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck}))
+	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
+	mux.HandleFunc("/version", versionHandler)
+	return mux
+}
+
+func (s *Server) listen() error {
+	so := s.opts.Serving
+	certFile, keyFile := so.TLSCertFile, so.TLSKeyFile
+	if certFile == "" {
+		var err error
+		certFile, keyFile, err = ensureSelfSigned(so.CertDir, []string{so.BindAddress.String()})
+		if err != nil {
+			return err
+		}
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return fmt.Errorf("load serving certificate: %w", err)
+	}
+	s.CertFile = certFile
+	s.tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"h2", "http/1.1"}}
+	s.secure, err = net.Listen("tcp", net.JoinHostPort(so.BindAddress.String(), strconv.Itoa(so.SecurePort)))
+	if err != nil {
+		return fmt.Errorf("--secure-port: %w", err)
+	}
+	if so.InsecurePort != 0 {
+		port := max(so.InsecurePort, 0)
+		s.insecure, err = net.Listen("tcp", net.JoinHostPort(so.InsecureAddress.String(), strconv.Itoa(port)))
+		if err != nil {
+			return fmt.Errorf("--insecure-port: %w", err)
+		}
+	}
+	return nil
+}
+
+// SecureAddr is the HTTPS listener's address.
+func (s *Server) SecureAddr() net.Addr { return s.secure.Addr() }
+
+// InsecureAddr is the plain-HTTP listener's address, or nil when disabled.
+func (s *Server) InsecureAddr() net.Addr {
+	if s.insecure == nil {
+		return nil
+	}
+	return s.insecure.Addr()
+}
+
+// Handler returns the full HTTP handler (for in-process tests).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Run serves until ctx ends, then shuts down gracefully.
+func (s *Server) Run(ctx context.Context) error {
+	if err := ensureNamespaces(ctx, s.lg, s.namespaces()); err != nil {
+		return err
+	}
+	g, ctx := errgroup.WithContext(ctx)
+	servers := []*http.Server{s.httpServer(s.tlsConfig)}
+	listeners := []net.Listener{tls.NewListener(s.secure, s.tlsConfig)}
+	if s.insecure != nil {
+		servers = append(servers, s.httpServer(nil))
+		listeners = append(listeners, s.insecure)
+		s.lg.Warn("serving plain HTTP without authentication: for local development only", zap.Stringer("address", s.insecure.Addr()))
+	}
+	for i := range servers {
+		srv, l := servers[i], listeners[i]
+		g.Go(func() error {
+			if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		})
+	}
+	if iv := s.opts.Etcd.CompactionInterval; iv > 0 {
+		c := etcd3.NewCompactor(s.lg.Named("compactor"), s.etcd, s.opts.Etcd.Prefix+"/compact_rev_key", iv, s.registry)
+		g.Go(func() error { c.Run(ctx); return nil })
+	}
+	g.Go(func() error { s.countObjects(ctx); return nil })
+	s.lg.Info("serving", zap.Stringer("secure", s.secure.Addr()))
+	g.Go(func() error {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		for _, srv := range servers {
+			srv.Shutdown(sctx)
+		}
+		return nil
+	})
+	err := g.Wait()
+	s.Close()
+	return err
+}
+
+func (s *Server) httpServer(tc *tls.Config) *http.Server {
+	return &http.Server{
+		Handler:           s.handler,
+		TLSConfig:         tc,
+		ReadHeaderTimeout: 30 * time.Second,
+		MaxHeaderBytes:    1 << 20,
+		ErrorLog:          zap.NewStdLog(s.lg.Named("http").WithOptions(zap.IncreaseLevel(zap.WarnLevel))),
+	}
+}
+
+// countObjects publishes apiserver_storage_objects per resource every minute.
+func (s *Server) countObjects(ctx context.Context) {
+	gauge := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "apiserver_storage_objects",
+		Help: "Number of stored objects at the last count, by resource.",
+	}, []string{"resource"})
+	s.registry.MustRegister(gauge)
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		for _, st := range s.stores {
+			n, err := st.Count(ctx)
+			if err == nil {
+				gauge.WithLabelValues(st.Resource.GroupResource().String()).Set(float64(n))
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Close releases etcd and listeners; Run calls it on the way out.
+func (s *Server) Close() {
+	if s.secure != nil {
+		s.secure.Close()
+	}
+	if s.insecure != nil {
+		s.insecure.Close()
+	}
+	if s.etcd != nil {
+		s.etcd.Close()
+	}
+	if s.embedded != nil {
+		s.embedded.Close()
+	}
+}

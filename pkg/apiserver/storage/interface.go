@@ -1,0 +1,63 @@
+package storage
+
+import "context"
+
+// KV is one stored object: its key, encoded value and the revision of its last modification.
+type KV struct {
+	Key      string
+	Value    []byte
+	Revision int64
+}
+
+// ListOptions narrows a List call.
+type ListOptions struct {
+	// Revision reads the range as of that revision; 0 reads the latest.
+	Revision int64
+	// StartKey resumes a chunked list: keys below it are skipped. Empty starts at the prefix.
+	StartKey string
+	// Limit caps the number of returned items; 0 is unlimited.
+	Limit int64
+	// Filter, when set, keeps only the items for which it returns true. Limit
+	// counts kept items; the range is read in pages until Limit is met.
+	Filter func(KV) (bool, error)
+}
+
+// ListResult is one page of a range read.
+type ListResult struct {
+	Items []KV
+	// Revision is the revision the whole page (and any later page with the same Revision) reflects.
+	Revision int64
+	// NextKey is the key to resume from when More is true.
+	NextKey string
+	More    bool
+	// Remaining is the number of keys after this page when it is known (no
+	// filter), or -1.
+	Remaining int64
+}
+
+// UpdateFunc computes the new value of a key from its current state. current
+// has a nil Value and zero Revision when the key is absent. Returning a nil
+// value with a nil error means "no change"; returning an error aborts.
+type UpdateFunc func(current KV) (newValue []byte, err error)
+
+// Interface is the storage contract of the registry.
+type Interface interface {
+	// Create stores value at key if the key is absent, else ErrAlreadyExists.
+	// ttl > 0 attaches a lease of that many seconds.
+	Create(ctx context.Context, key string, value []byte, ttl int64) (KV, error)
+	// Get reads one key, or ErrNotFound.
+	Get(ctx context.Context, key string) (KV, error)
+	// List reads the keys under prefix, in key order.
+	List(ctx context.Context, prefix string, opts ListOptions) (ListResult, error)
+	// GuaranteedUpdate applies tryUpdate to the current value and writes the
+	// result with a compare-and-swap on the revision, retrying with the fresh
+	// value when another writer got there first.
+	GuaranteedUpdate(ctx context.Context, key string, ttl int64, tryUpdate UpdateFunc) (KV, error)
+	// Delete removes key if check accepts its current state (check may be nil),
+	// retrying like GuaranteedUpdate; it returns the last state.
+	Delete(ctx context.Context, key string, check func(current KV) error) (KV, error)
+	// CurrentRevision returns the store's latest revision (a quorum read).
+	CurrentRevision(ctx context.Context) (int64, error)
+	// Count returns how many keys are under prefix.
+	Count(ctx context.Context, prefix string) (int64, error)
+}

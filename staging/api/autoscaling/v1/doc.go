@@ -1,0 +1,4 @@
+// Package v1 holds the autoscaling/v1 Scale kind, the body of the /scale
+// subresource of Deployments, ReplicaSets, StatefulSets and scalable custom
+// resources. Field names and numbers follow upstream's autoscaling/v1.
+package v1
