@@ -21,7 +21,9 @@ import (
 const generateNameTries = 8
 
 // Create persists a new object and returns it as stored. With dryRun it
-// runs every step but the write.
+// runs every step but the write. A generated name is chosen before the
+// strategy runs, so names derived from it (a job's labels) are right, and a
+// taken name is retried with a fresh one.
 func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.Object, error) {
 	m := obj.GetObjectMeta()
 	if s.Resource.Namespaced && s.namespaces != nil && m.Namespace != "" {
@@ -29,14 +31,22 @@ func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.
 			return nil, err
 		}
 	}
-	s.prepareForCreate(obj)
-	if err := s.validateCreate(obj); err != nil {
-		return nil, err
-	}
-	generated := m.Name == ""
+	generated := m.Name == "" && m.GenerateName != ""
+	input := obj
 	for try := 0; ; try++ {
 		if generated {
+			if try > 0 {
+				var err error
+				if obj, err = convert(input, s.Resource.New); err != nil {
+					return nil, apierrors.NewInternalError(err)
+				}
+				m = obj.GetObjectMeta()
+			}
 			m.Name = m.GenerateName + randomSuffix()
+		}
+		s.prepareForCreate(obj)
+		if err := s.validateCreate(obj); err != nil {
+			return nil, err
 		}
 		if dryRun {
 			s.stamp(obj, 0)

@@ -140,8 +140,12 @@ func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform
 	} else if s.Resource.HasStatus {
 		copyStatus(obj, old)
 	}
-	// Server-owned metadata carries over from the stored object.
-	m.UID, m.CreationTimestamp, m.Generation = om.UID, om.CreationTimestamp, om.Generation
+	// Server-owned metadata carries over from the stored object; a uid the
+	// client sent must match (validation checks it).
+	if m.UID == "" {
+		m.UID = om.UID
+	}
+	m.CreationTimestamp, m.Generation = om.CreationTimestamp, om.Generation
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = om.DeletionTimestamp, om.DeletionGracePeriodSeconds
 	m.ResourceVersion = om.ResourceVersion
 	s.Resource.Strategy.Default(obj)

@@ -7,7 +7,23 @@ import (
 	"time"
 
 	"platform.io/platform/pkg/apiserver/registry"
+	"platform.io/platform/pkg/apiserver/registry/apps/controllerrevision"
+	"platform.io/platform/pkg/apiserver/registry/apps/daemonset"
+	"platform.io/platform/pkg/apiserver/registry/apps/deployment"
+	"platform.io/platform/pkg/apiserver/registry/apps/replicaset"
+	"platform.io/platform/pkg/apiserver/registry/apps/statefulset"
+	"platform.io/platform/pkg/apiserver/registry/batch/cronjob"
+	"platform.io/platform/pkg/apiserver/registry/batch/job"
+	"platform.io/platform/pkg/apiserver/registry/coordination/lease"
+	"platform.io/platform/pkg/apiserver/registry/core/configmap"
+	"platform.io/platform/pkg/apiserver/registry/core/endpoints"
+	"platform.io/platform/pkg/apiserver/registry/core/event"
 	"platform.io/platform/pkg/apiserver/registry/core/namespace"
+	"platform.io/platform/pkg/apiserver/registry/core/node"
+	"platform.io/platform/pkg/apiserver/registry/core/pod"
+	"platform.io/platform/pkg/apiserver/registry/core/secret"
+	"platform.io/platform/pkg/apiserver/registry/core/service"
+	"platform.io/platform/pkg/apiserver/registry/core/serviceaccount"
 )
 
 // Config carries the server options resources depend on.
@@ -17,8 +33,27 @@ type Config struct {
 
 // Resources returns the rows of all built-in resources.
 func Resources(c Config) []*registry.Resource {
+	ttl := int64(c.EventTTL / time.Second)
+	cronV1, cronV1beta1 := cronjob.Resources()
 	return []*registry.Resource{
 		namespace.Resource(),
+		pod.Resource(),
+		node.Resource(),
+		service.Resource(),
+		endpoints.Resource(),
+		configmap.Resource(),
+		secret.Resource(),
+		event.Resource(func() int64 { return ttl }),
+		serviceaccount.Resource(),
+		deployment.Resource(),
+		replicaset.Resource(),
+		daemonset.Resource(),
+		statefulset.Resource(),
+		controllerrevision.Resource(),
+		job.Resource(),
+		cronV1,
+		cronV1beta1,
+		lease.Resource(),
 	}
 }
 

@@ -137,7 +137,9 @@ func TestValidate(t *testing.T) {
 			"spec.strategy.rollingUpdate.maxSurge", field.TypeInvalid},
 		{"negative unavailable", func(d *appsv1.Deployment) { d.Spec.Strategy.RollingUpdate.MaxUnavailable = ios(intstr.FromInt(-1)) },
 			"spec.strategy.rollingUpdate.maxUnavailable", field.TypeInvalid},
-		{"unavailable over 100%", func(d *appsv1.Deployment) { d.Spec.Strategy.RollingUpdate.MaxUnavailable = ios(intstr.FromString("150%")) },
+		{"unavailable over 100%", func(d *appsv1.Deployment) {
+			d.Spec.Strategy.RollingUpdate.MaxUnavailable = ios(intstr.FromString("150%"))
+		},
 			"spec.strategy.rollingUpdate.maxUnavailable", field.TypeInvalid},
 		{"surge over 100% is fine", func(d *appsv1.Deployment) { d.Spec.Strategy.RollingUpdate.MaxSurge = ios(intstr.FromString("200%")) }, "", ""},
 		{"both zero", func(d *appsv1.Deployment) {

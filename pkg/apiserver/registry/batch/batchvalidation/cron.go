@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	// Zone names must resolve even on hosts without a zoneinfo database.
+	_ "time/tzdata"
 )
 
 // Schedule tells when a parsed cron schedule fires next.

@@ -143,6 +143,7 @@ func validateGeneratedSelector(j *batchv1.Job) field.ErrorList {
 
 func validateUpdate(j, old *batchv1.Job) field.ErrorList {
 	errs := validate(j)
+	errs = append(errs, validateStatus(&j.Status, field.NewPath("status"))...)
 	p := field.NewPath("spec")
 	errs = append(errs, validateCompletionsUpdate(&j.Spec, &old.Spec, p.Child("completions"))...)
 	for _, f := range []struct {
@@ -181,4 +182,38 @@ func validateCompletionsUpdate(spec, old *batchv1.JobSpec, p *field.Path) field.
 		return field.ErrorList{field.Invalid(p, *spec.Completions, "can only be modified in tandem with spec.parallelism")}
 	}
 	return nil
+}
+
+// validateStatus checks the counters and pod lists the controller writes.
+func validateStatus(s *batchv1.JobStatus, p *field.Path) field.ErrorList {
+	errs := batchvalidation.NonNegative(int64(s.Active), p.Child("active"))
+	errs = append(errs, batchvalidation.NonNegative(int64(s.Succeeded), p.Child("succeeded"))...)
+	errs = append(errs, batchvalidation.NonNegative(int64(s.Failed), p.Child("failed"))...)
+	if s.Ready != nil {
+		errs = append(errs, batchvalidation.NonNegative(int64(*s.Ready), p.Child("ready"))...)
+	}
+	if s.Terminating != nil {
+		errs = append(errs, batchvalidation.NonNegative(int64(*s.Terminating), p.Child("terminating"))...)
+	}
+	u := s.UncountedTerminatedPods
+	if u == nil {
+		return errs
+	}
+	up := p.Child("uncountedTerminatedPods")
+	seen := map[meta.UID]bool{}
+	for _, list := range []struct {
+		name string
+		uids []meta.UID
+	}{{"succeeded", u.Succeeded}, {"failed", u.Failed}} {
+		for i, uid := range list.uids {
+			switch ip := up.Child(list.name).Index(i); {
+			case uid == "":
+				errs = append(errs, field.Invalid(ip, string(uid), "must not be empty"))
+			case seen[uid]:
+				errs = append(errs, field.Duplicate(ip, string(uid)))
+			}
+			seen[uid] = true
+		}
+	}
+	return errs
 }

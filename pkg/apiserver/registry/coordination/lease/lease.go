@@ -21,7 +21,7 @@ func Resource() *registry.Resource {
 			ValidateFunc:       func(l *coordinationv1.Lease) field.ErrorList { return validateSpec(&l.Spec) },
 			ValidateUpdateFunc: func(l, _ *coordinationv1.Lease) field.ErrorList { return validateSpec(&l.Spec) },
 		},
-		AllowCreateOnUpdate:            false,
+		AllowCreateOnUpdate:            true,
 		RequireResourceVersionOnUpdate: false,
 	}
 }

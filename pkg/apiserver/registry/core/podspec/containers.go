@@ -228,15 +228,17 @@ func portNameErrors(name string) []string {
 
 // validateHostPorts checks host ports: under hostNetwork a host port must
 // be unset or equal the container port, and no host port, protocol and
-// address may be claimed twice.
+// address may be claimed twice among the containers, or among the init
+// containers.
 func validateHostPorts(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	seen := map[string]bool{}
 	lists := []struct {
 		name string
 		cs   []corev1.Container
 	}{{"containers", spec.Containers}, {"initContainers", spec.InitContainers}}
 	for _, l := range lists {
+		// Init containers run before the others, so each list is checked on its own.
+		seen := map[string]bool{}
 		for i, c := range l.cs {
 			for j, port := range c.Ports {
 				pp := p.Child(l.name).Index(i).Child("ports").Index(j).Child("hostPort")

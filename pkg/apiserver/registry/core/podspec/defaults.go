@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	corev1 "platform.io/client/api/core/v1"
+	"platform.io/client/api/resource"
 )
 
 // DefaultPodTemplateSpec fills the unset fields of a pod template's spec.
@@ -45,6 +46,20 @@ func DefaultPodSpec(spec *corev1.PodSpec) {
 	for i := range spec.EphemeralContainers {
 		defaultContainer((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon))
 	}
+	roundUp(spec.Overhead)
+	if r := spec.Resources; r != nil {
+		roundUp(r.Limits)
+		roundUp(r.Requests)
+	}
+}
+
+// roundUp rounds every quantity of l up to a whole thousandth, as upstream
+// defaulting does so that no finer value is ever stored.
+func roundUp(l corev1.ResourceList) {
+	for name, q := range l {
+		q.RoundUp(resource.Milli)
+		l[name] = q
+	}
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -53,6 +68,8 @@ func defaultContainer(c *corev1.Container) {
 	if c.ImagePullPolicy == "" {
 		c.ImagePullPolicy = DefaultPullPolicy(c.Image)
 	}
+	roundUp(c.Resources.Limits)
+	roundUp(c.Resources.Requests)
 	if c.TerminationMessagePath == "" {
 		c.TerminationMessagePath = corev1.TerminationMessagePathDefault
 	}

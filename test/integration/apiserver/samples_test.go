@@ -1,0 +1,122 @@
+package apiserver
+
+import (
+	"fmt"
+	"strings"
+)
+
+// sample is a valid object of one resource, used by the generic tests.
+type sample struct {
+	// path is the collection path with %s for the namespace.
+	path       string
+	kind       string
+	apiVersion string
+	namespaced bool
+	hasStatus  bool
+	// body returns the manifest of an object named name.
+	body func(name string) string
+	// change returns a field path and a JSON merge patch that changes the
+	// spec-like part of the object.
+	change string
+}
+
+const podSpec = `{"containers":[{"name":"app","image":"nginx:1.25","ports":[{"containerPort":80}],"env":[{"name":"A","value":"1"}]},{"name":"side","image":"busybox"}]}`
+
+func templ(labels string) string {
+	return `{"metadata":{"labels":` + labels + `},"spec":` + podSpec + `}`
+}
+
+var samples = []sample{
+	{path: "/api/v1/namespaces", kind: "Namespace", apiVersion: "v1", hasStatus: true,
+		body:   func(n string) string { return `{"metadata":{"name":"` + n + `"}}` },
+		change: `{"metadata":{"labels":{"changed":"yes"}}}`},
+	{path: "/api/v1/namespaces/%s/pods", kind: "Pod", apiVersion: "v1", namespaced: true, hasStatus: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `","labels":{"app":"x"}},"spec":` + podSpec + `}`
+		},
+		change: `{"spec":{"activeDeadlineSeconds":60}}`},
+	{path: "/api/v1/namespaces/%s/configmaps", kind: "ConfigMap", apiVersion: "v1", namespaced: true,
+		body:   func(n string) string { return `{"metadata":{"name":"` + n + `"},"data":{"a":"b"}}` },
+		change: `{"data":{"a":"c"}}`},
+	{path: "/api/v1/namespaces/%s/secrets", kind: "Secret", apiVersion: "v1", namespaced: true,
+		body:   func(n string) string { return `{"metadata":{"name":"` + n + `"},"data":{"a":"Yg=="}}` },
+		change: `{"data":{"a":"Yw=="}}`},
+	{path: "/api/v1/namespaces/%s/services", kind: "Service", apiVersion: "v1", namespaced: true, hasStatus: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"spec":{"selector":{"app":"x"},"ports":[{"port":80}]}}`
+		},
+		change: `{"spec":{"selector":{"app":"y"}}}`},
+	{path: "/api/v1/namespaces/%s/endpoints", kind: "Endpoints", apiVersion: "v1", namespaced: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"subsets":[{"addresses":[{"ip":"10.1.2.3"}],"ports":[{"port":80}]}]}`
+		},
+		change: `{"subsets":[{"addresses":[{"ip":"10.1.2.4"}],"ports":[{"port":80}]}]}`},
+	{path: "/api/v1/namespaces/%s/events", kind: "Event", apiVersion: "v1", namespaced: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"involvedObject":{"kind":"Pod","name":"p","namespace":"NS"},"reason":"Test","message":"hello","type":"Normal"}`
+		},
+		change: `{"message":"changed"}`},
+	{path: "/api/v1/namespaces/%s/serviceaccounts", kind: "ServiceAccount", apiVersion: "v1", namespaced: true,
+		body:   func(n string) string { return `{"metadata":{"name":"` + n + `"}}` },
+		change: `{"automountServiceAccountToken":false}`},
+	{path: "/api/v1/nodes", kind: "Node", apiVersion: "v1", hasStatus: true,
+		body:   func(n string) string { return `{"metadata":{"name":"` + n + `"},"spec":{}}` },
+		change: `{"spec":{"unschedulable":true}}`},
+	{path: "/apis/apps/v1/namespaces/%s/deployments", kind: "Deployment", apiVersion: "apps/v1", namespaced: true, hasStatus: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"x"}},"template":` + templ(`{"app":"x"}`) + `}}`
+		},
+		change: `{"spec":{"replicas":3}}`},
+	{path: "/apis/apps/v1/namespaces/%s/replicasets", kind: "ReplicaSet", apiVersion: "apps/v1", namespaced: true, hasStatus: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"x"}},"template":` + templ(`{"app":"x"}`) + `}}`
+		},
+		change: `{"spec":{"replicas":3}}`},
+	{path: "/apis/apps/v1/namespaces/%s/daemonsets", kind: "DaemonSet", apiVersion: "apps/v1", namespaced: true, hasStatus: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"spec":{"selector":{"matchLabels":{"app":"x"}},"template":` + templ(`{"app":"x"}`) + `}}`
+		},
+		change: `{"spec":{"minReadySeconds":5}}`},
+	{path: "/apis/apps/v1/namespaces/%s/statefulsets", kind: "StatefulSet", apiVersion: "apps/v1", namespaced: true, hasStatus: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"spec":{"replicas":1,"serviceName":"svc","selector":{"matchLabels":{"app":"x"}},"template":` + templ(`{"app":"x"}`) + `}}`
+		},
+		change: `{"spec":{"replicas":2}}`},
+	{path: "/apis/batch/v1/namespaces/%s/jobs", kind: "Job", apiVersion: "batch/v1", namespaced: true, hasStatus: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}`
+		},
+		change: `{"spec":{"backoffLimit":2}}`},
+	{path: "/apis/batch/v1/namespaces/%s/cronjobs", kind: "CronJob", apiVersion: "batch/v1", namespaced: true, hasStatus: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"spec":{"schedule":"*/5 * * * *","jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"OnFailure","containers":[{"name":"c","image":"busybox"}]}}}}}}`
+		},
+		change: `{"spec":{"schedule":"*/10 * * * *"}}`},
+	{path: "/apis/batch/v1beta1/namespaces/%s/cronjobs", kind: "CronJob", apiVersion: "batch/v1beta1", namespaced: true, hasStatus: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"spec":{"schedule":"@hourly","jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"OnFailure","containers":[{"name":"c","image":"busybox"}]}}}}}}`
+		},
+		change: `{"spec":{"suspend":true}}`},
+	{path: "/apis/coordination.platform.io/v1/namespaces/%s/leases", kind: "Lease", apiVersion: "coordination.platform.io/v1", namespaced: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"spec":{"holderIdentity":"a","leaseDurationSeconds":15}}`
+		},
+		change: `{"spec":{"holderIdentity":"b"}}`},
+}
+
+// collection returns the collection path in namespace ns.
+func (s sample) collection(ns string) string {
+	if s.namespaced {
+		return fmt.Sprintf(s.path, ns)
+	}
+	return s.path
+}
+
+// object returns the manifest with the namespace placeholder filled.
+func (s sample) object(name, ns string) string {
+	return strings.ReplaceAll(s.body(name), `"NS"`, `"`+ns+`"`)
+}
+
+func (s sample) name() string {
+	return strings.ToLower(s.kind) + "-" + strings.ReplaceAll(strings.ReplaceAll(s.apiVersion, "/", "-"), ".", "-")
+}
