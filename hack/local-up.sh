@@ -5,11 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BIN=_output/bin
-LOCAL=${LOCAL_DIR:-_output/local}
+BIN=$PWD/_output/bin
+mkdir -p "${LOCAL_DIR:-_output/local}"
+LOCAL=$(cd "${LOCAL_DIR:-_output/local}" && pwd)
 PORT=${API_PORT:-6443}
 KUBECONFIG_OUT=$LOCAL/admin.kubeconfig
 mkdir -p "$LOCAL/logs"
+go run ./hack/devcerts -dir "$LOCAL/certs"
 
 pids=()
 cleanup() {
@@ -22,7 +24,8 @@ trap cleanup INT TERM EXIT
 
 "$BIN/platform-apiserver" \
 	--data-dir "$LOCAL/etcd" \
-	--cert-dir "$LOCAL/certs" \
+	--tls-cert-file "$LOCAL/certs/apiserver.crt" \
+	--tls-private-key-file "$LOCAL/certs/apiserver.key" \
 	--bind-address 127.0.0.1 \
 	--secure-port "$PORT" \
 	>"$LOCAL/logs/apiserver.log" 2>&1 &
@@ -37,7 +40,7 @@ for i in $(seq 1 120); do
 	sleep 0.5
 done
 
-ca=$(base64 -w0 < "$LOCAL/certs/apiserver.crt")
+b64() { base64 -w0 < "$1"; }
 cat > "$KUBECONFIG_OUT" <<KC
 apiVersion: v1
 kind: Config
@@ -45,10 +48,12 @@ clusters:
 - name: local
   cluster:
     server: https://127.0.0.1:$PORT
-    certificate-authority-data: $ca
+    certificate-authority-data: $(b64 "$LOCAL/certs/ca.crt")
 users:
 - name: admin
-  user: {}
+  user:
+    client-certificate-data: $(b64 "$LOCAL/certs/admin.crt")
+    client-key-data: $(b64 "$LOCAL/certs/admin.key")
 contexts:
 - name: local
   context:
@@ -61,7 +66,7 @@ cat <<MSG
 
 The control plane is up. Logs are in $LOCAL/logs/. Use it with:
 
-  export KUBECONFIG=$PWD/$KUBECONFIG_OUT
+  export KUBECONFIG=$KUBECONFIG_OUT
   kubectl get namespaces
 
 Press Ctrl-C to stop.

@@ -18,6 +18,7 @@ data:
   a: b
 `, "create", "configmap", "x", "--from-literal=a=b")
 	})
+	s.RequireObject(t, "configmap", "x")
 
 	t.Run("get yaml", func(t *testing.T) {
 		out := s.MustKubectl(t, "get", "configmap", "x", "-o", "yaml")
@@ -50,7 +51,7 @@ data:
 		WantField(t, s.GetJSON(t, "get", "configmap", "x"), map[string]string{"app": "x", "tier": "config"}, "metadata", "labels")
 		r := s.KubectlFails(t, "label", "configmap", "x", "app=other")
 		WantContains(t, r.Stderr, "already has a value (x)")
-		s.Expect(t, "configmap/x labeled", "label", "configmap", "x", "tier-")
+		s.Expect(t, "configmap/x unlabeled", "label", "configmap", "x", "tier-")
 		WantField(t, s.GetJSON(t, "get", "configmap", "x"), map[string]string{"app": "x"}, "metadata", "labels")
 	})
 

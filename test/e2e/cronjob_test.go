@@ -34,6 +34,7 @@ func TestCronJobs(t *testing.T) {
 	t.Run("create v1beta1", func(t *testing.T) {
 		s.Expect(t, "cronjob.batch/nightly created", "create", "-f", WriteManifest(t, cronJobManifest("batch/v1beta1", "nightly", "0 3 * * *", "")))
 	})
+	s.RequireObject(t, "cronjobs.v1beta1.batch", "nightly")
 
 	t.Run("defaults v1beta1", func(t *testing.T) {
 		cj := s.GetJSON(t, "get", "cronjobs.v1beta1.batch", "nightly")

@@ -584,3 +584,12 @@ func WantHeader(t testing.TB, out string, columns ...string) {
 		t.Errorf("header %q does not start with %q", first, strings.Join(columns, " "))
 	}
 }
+
+// RequireObject stops the test unless the object exists, so that the
+// subtests that depend on it do not each fail with NotFound.
+func (s *Server) RequireObject(t *testing.T, resource, name string) {
+	t.Helper()
+	if r := s.Kubectl(t, "get", resource, name, "-o", "name"); r.Code != 0 {
+		t.Fatalf("%s %s was not created; the remaining subtests depend on it:\n%s", resource, name, r)
+	}
+}

@@ -30,6 +30,7 @@ metadata:
   name: e2e-team
 `, "create", "namespace", "e2e-team")
 	})
+	s.RequireObject(t, "namespace", "e2e-team")
 
 	t.Run("get json", func(t *testing.T) {
 		ns := s.GetJSON(t, "get", "ns", "e2e-team")

@@ -29,6 +29,7 @@ func TestPods(t *testing.T) {
 	t.Run("create", func(t *testing.T) {
 		s.Expect(t, "pod/web created", "create", "-f", WriteManifest(t, podManifest))
 	})
+	s.RequireObject(t, "pod", "web")
 
 	t.Run("get wide", func(t *testing.T) {
 		out := s.MustKubectl(t, "get", "pods", "-o", "wide")
@@ -86,7 +87,7 @@ func TestPods(t *testing.T) {
 	t.Run("forbidden update", func(t *testing.T) {
 		// Only images and a few other fields of a pod may change.
 		r := s.KubectlFails(t, "patch", "pod", "web", "--type=json", "-p", `[{"op":"replace","path":"/spec/containers/0/name","value":"renamed"}]`)
-		WantContains(t, r.Stderr, "Invalid", "pod updates may not change fields other than")
+		WantContains(t, r.Stderr, `The Pod "web" is invalid`, "spec: Forbidden: pod updates may not change fields other than")
 	})
 
 	t.Run("invalid name", func(t *testing.T) {

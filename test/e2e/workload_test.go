@@ -39,6 +39,7 @@ func TestDeployments(t *testing.T) {
 	t.Run("create", func(t *testing.T) {
 		s.Expect(t, "deployment.apps/web created", "create", "-f", WriteManifest(t, deploymentManifest("web", "nginx:1.27")))
 	})
+	s.RequireObject(t, "deployment", "web")
 
 	t.Run("get wide", func(t *testing.T) {
 		out := s.MustKubectl(t, "get", "deployments", "-o", "wide")
@@ -167,6 +168,7 @@ func TestDaemonSets(t *testing.T) {
 	t.Run("create", func(t *testing.T) {
 		s.Expect(t, "daemonset.apps/logs created", "create", "-f", WriteManifest(t, daemonSetManifest("logs", "fluentd:v1.17")))
 	})
+	s.RequireObject(t, "daemonset", "logs")
 
 	t.Run("get", func(t *testing.T) {
 		out := s.MustKubectl(t, "get", "daemonsets")

@@ -83,7 +83,7 @@ func (s *Store) prepareForCreate(obj meta.Object) {
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
 	m.ResourceVersion, m.SelfLink = "", ""
 	m.Generation = 1
-	if s.Resource.HasStatus {
+	if s.Resource.HasStatus && !s.Resource.KeepStatusOnCreate {
 		resetStatus(obj)
 	}
 	s.Resource.Strategy.Default(obj)

@@ -26,6 +26,8 @@ type Resource struct {
 	NameFunc validation.NameFunc
 	// HasStatus says the object has a status stanza written only through /status.
 	HasStatus bool
+	// KeepStatusOnCreate lets a create carry status (nodes register with it).
+	KeepStatusOnCreate bool
 	// Scale, when set, serves the scale subresource.
 	Scale *ScaleAccessor
 	// Actions are POST-only subresources such as pods/binding, by subresource name.

@@ -25,6 +25,7 @@ import (
 	"platform.io/platform/pkg/apiserver/storage"
 	"platform.io/platform/pkg/apiserver/storage/embedded"
 	"platform.io/platform/pkg/apiserver/storage/etcd3"
+	"platform.io/platform/pkg/component/certs"
 )
 
 // Server is a running API server: etcd connection, stores and listeners.
@@ -153,7 +154,7 @@ func (s *Server) listen() error {
 	certFile, keyFile := so.TLSCertFile, so.TLSKeyFile
 	if certFile == "" {
 		var err error
-		certFile, keyFile, err = ensureSelfSigned(so.CertDir, []string{so.BindAddress.String()})
+		certFile, keyFile, err = certs.EnsureSelfSigned(so.CertDir, "apiserver", "platform-apiserver", []string{so.BindAddress.String()})
 		if err != nil {
 			return err
 		}

@@ -134,6 +134,8 @@ func TestValidate(t *testing.T) {
 		{"claim mount shadows a template volume", func(ss *appsv1.StatefulSet) {
 			ss.Spec.Template.Spec.Volumes = []corev1.Volume{{Name: "data", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}
 		}, "", ""},
+		{"mount of no volume or claim", func(ss *appsv1.StatefulSet) { ss.Spec.VolumeClaimTemplates = nil },
+			"spec.template.spec.containers[0].volumeMounts[0].name", field.TypeNotFound},
 		{"claim without name", func(ss *appsv1.StatefulSet) {
 			ss.Spec.VolumeClaimTemplates = append(ss.Spec.VolumeClaimTemplates, claim(""))
 		},

@@ -19,6 +19,8 @@ func Resource() *registry.Resource {
 		ShortNames: []string{"no"},
 		New:        func() meta.Object { return &corev1.Node{} },
 		HasStatus:  true,
+		// The node agent registers its node with status already filled in.
+		KeepStatusOnCreate: true,
 		Strategy: registry.Typed[corev1.Node]{
 			DefaultFunc:          setDefaults,
 			PrepareForCreateFunc: prepareForCreate,

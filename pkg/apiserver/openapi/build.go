@@ -1,0 +1,165 @@
+package openapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha512"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sort"
+
+	openapiv2 "github.com/google/gnostic-models/openapiv2"
+	openapiv3 "github.com/google/gnostic-models/openapiv3"
+	"google.golang.org/protobuf/proto"
+
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/registry"
+)
+
+// Info is the title and version the documents carry.
+type Info struct {
+	Title   string
+	Version string
+}
+
+// Spec holds every OpenAPI document, serialized once at build time.
+type Spec struct {
+	v2 *document
+	// v3 holds the group version documents by gvPath ("api/v1").
+	v3        map[string]*document
+	discovery *document
+}
+
+// document is one served document in its encodings.
+type document struct {
+	json, proto     []byte
+	gzJSON, gzProto []byte
+	// hash is the upper-case hex SHA-512 of json; the ETag of every encoding.
+	hash string
+}
+
+// Build makes the documents for the resources rows serve.
+func Build(rows []*registry.Resource, info Info) (*Spec, error) {
+	d := newDefinitions()
+	var gvs []meta.GroupVersion
+	paths := map[meta.GroupVersion]map[string]*pathItem{}
+	for _, r := range rows {
+		if paths[r.GroupVersion()] == nil {
+			gvs = append(gvs, r.GroupVersion())
+			paths[r.GroupVersion()] = map[string]*pathItem{}
+		}
+	}
+	if err := d.defineMeta(gvs); err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if err := addResource(d, r, paths[r.GroupVersion()]); err != nil {
+			return nil, err
+		}
+	}
+	d.finish()
+	s := &Spec{v3: map[string]*document{}}
+	all := map[string]*pathItem{}
+	for _, gv := range gvs {
+		discoveryPath(gv, paths[gv])
+		for p, item := range paths[gv] {
+			all[p] = item
+		}
+		doc, err := newDocument(v3Document(d, info, paths[gv]), v3Proto)
+		if err != nil {
+			return nil, fmt.Errorf("openapi v3 %s: %w", gvPath(gv), err)
+		}
+		s.v3[gvPath(gv)] = doc
+	}
+	var err error
+	if s.v2, err = newDocument(v2Document(d, info, all), v2Proto); err != nil {
+		return nil, fmt.Errorf("openapi v2: %w", err)
+	}
+	if s.discovery, err = newDocument(s.discoveryDocument(), nil); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// addResource defines row r's kinds and adds its paths to out.
+func addResource(d *definitions, r *registry.Resource, out map[string]*pathItem) error {
+	kind, list, err := d.defineKind(r)
+	if err != nil {
+		return err
+	}
+	p := &resourcePaths{r: r, gv: r.GroupVersion(), kind: kind, list: list, actions: map[string]string{}, out: out}
+	if r.Scale != nil {
+		if p.scale, err = d.defineScale(); err != nil {
+			return err
+		}
+	}
+	for name := range r.Actions {
+		if p.actions[name], err = d.defineAction(r, kind, name); err != nil {
+			return err
+		}
+	}
+	p.build()
+	return nil
+}
+
+// discoveryDocument lists the group version documents with their hashes.
+func (s *Spec) discoveryDocument() any {
+	entries := map[string]any{}
+	for key, doc := range s.v3 {
+		u := url.URL{Path: "/openapi/v3/" + key, RawQuery: url.Values{"hash": {doc.hash}}.Encode()}
+		entries[key] = map[string]any{"serverRelativeURL": u.String()}
+	}
+	return map[string]any{"paths": entries}
+}
+
+// newDocument serializes v as JSON and, with toProto, as protobuf.
+func newDocument(v any, toProto func([]byte) ([]byte, error)) (*document, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	doc := &document{json: data, hash: fmt.Sprintf("%X", sha512.Sum512(data)), gzJSON: gzipped(data)}
+	if toProto != nil {
+		if doc.proto, err = toProto(data); err != nil {
+			return nil, err
+		}
+		doc.gzProto = gzipped(doc.proto)
+	}
+	return doc, nil
+}
+
+func v2Proto(data []byte) ([]byte, error) {
+	doc, err := openapiv2.ParseDocument(data)
+	if err != nil {
+		return nil, err
+	}
+	return proto.Marshal(doc)
+}
+
+func v3Proto(data []byte) ([]byte, error) {
+	doc, err := openapiv3.ParseDocument(data)
+	if err != nil {
+		return nil, err
+	}
+	return proto.Marshal(doc)
+}
+
+func gzipped(data []byte) []byte {
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	zw.Write(data)
+	zw.Close()
+	return b.Bytes()
+}
+
+// sortedDefs returns the names of a set of definitions, sorted.
+func sortedDefs(set map[string]bool) []string {
+	names := make([]string, 0, len(set))
+	for n := range set {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
