@@ -2,4 +2,7 @@ module platform.io/client
 
 go 1.26
 
-require github.com/google/go-cmp v0.7.0 // indirect
+require (
+	github.com/google/go-cmp v0.7.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)

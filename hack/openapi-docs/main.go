@@ -91,7 +91,7 @@ func collect(staging string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	docs := map[string]string{}
+	c := &collector{docs: map[string]string{}, structs: map[string]*ast.StructType{}}
 	apiDir := filepath.Join(staging, "api")
 	err = filepath.WalkDir(apiDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -110,19 +110,35 @@ func collect(staging string) (map[string]string, error) {
 		if err != nil {
 			return err
 		}
-		return collectFile(path, mod+"/"+filepath.ToSlash(rel), docs)
+		return c.file(path, mod+"/"+filepath.ToSlash(rel))
 	})
-	return docs, err
+	if err != nil {
+		return nil, err
+	}
+	// A type defined from a struct of its package has that struct's fields.
+	for _, d := range c.defined {
+		if st, ok := c.structs[d[1]]; ok {
+			collectFields(d[0], st, c.docs)
+		}
+	}
+	return c.docs, nil
 }
 
-// collectFile adds the docs of one file's type declarations.
-func collectFile(path, pkg string, docs map[string]string) error {
+// collector gathers docs across files; structs and defined span a package.
+type collector struct {
+	docs map[string]string
+	// structs are the struct types by "pkgpath.Type".
+	structs map[string]*ast.StructType
+	// defined pairs "pkgpath.New" with "pkgpath.Old" for each "type New Old".
+	defined [][2]string
+}
+
+// file adds the docs of one file's type declarations.
+func (c *collector) file(path, pkg string) error {
 	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ParseComments)
 	if err != nil {
 		return err
 	}
-	local := map[string]*ast.StructType{}
-	var defined [][2]string // {new type, underlying local type}
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok || gd.Tok != token.TYPE {
@@ -138,22 +154,16 @@ func collectFile(path, pkg string, docs map[string]string) error {
 				doc = gd.Doc
 			}
 			key := pkg + "." + ts.Name.Name
-			setDoc(docs, key, doc)
+			setDoc(c.docs, key, doc)
 			switch t := ts.Type.(type) {
 			case *ast.StructType:
-				local[ts.Name.Name] = t
-				collectFields(key, t, docs)
+				c.structs[key] = t
+				collectFields(key, t, c.docs)
 			case *ast.Ident:
 				if ts.Assign == 0 {
-					defined = append(defined, [2]string{ts.Name.Name, t.Name})
+					c.defined = append(c.defined, [2]string{key, pkg + "." + t.Name})
 				}
 			}
-		}
-	}
-	// A type defined from a struct of the same file has that struct's fields.
-	for _, d := range defined {
-		if st, ok := local[d[1]]; ok {
-			collectFields(pkg+"."+d[0], st, docs)
 		}
 	}
 	return nil

@@ -19,7 +19,7 @@ import (
 )
 
 // scenarioLimit bounds every scenario (one round of one operation against
-// one target) in time, whatever its number of operations.
+// one side) in time, whatever its number of operations.
 const scenarioLimit = 60 * time.Second
 
 // levels are the concurrencies measured and the operations per scenario.
@@ -77,16 +77,23 @@ func storedValue(b *testing.B, c *clientv3.Client, prefix, name string) []byte {
 	return nil
 }
 
+// cell names one line of the table and side: concurrency, operation and
+// "api" or "etcd".
 type cell struct{ clients, op, target string }
+
+// rounds is how many slices each scenario is cut into: the slices of the
+// API server and of etcd alternate, so that noise from other work on the
+// machine falls on both alike.
+const rounds = 5
 
 // BenchmarkAPIServerVsEtcd measures create (POST), get (GET) and replace
 // (PUT with resourceVersion) of ~2 KiB pods through an in-process API
-// server, at 1 and 64 concurrent clients, and the same operations with the
-// same value size straight to etcd as the API server's storage issues them
-// (create and replace as compare-and-swap transactions). Each etcd scenario
-// runs right before its API server twin; the API server's sub-benchmark
-// reports its throughput as a fraction of etcd's (api/etcd), and a markdown
-// table of all figures is printed at the end.
+// server, at 1 and 64 concurrent clients, and next to each the same
+// operations with the same value size straight to etcd, as the API
+// server's storage issues them (create and replace as compare-and-swap
+// transactions). Each sub-benchmark reports both sides and the API
+// server's throughput as a fraction of etcd's (api/etcd); a markdown table
+// of all figures is printed at the end.
 func BenchmarkAPIServerVsEtcd(b *testing.B) {
 	srv := framework.Start(b)
 	k := served(b, srv)
@@ -122,79 +129,110 @@ func BenchmarkAPIServerVsEtcd(b *testing.B) {
 		k.resource, len(bodies.render(probe.name, "", 0)), len(value), mode, runtime.GOMAXPROCS(0), runtime.NumCPU(),
 		time.Now().UTC().Format(time.RFC3339))
 
-	targets := []struct {
-		name string
-		t    target
-	}{{"etcd", raw}, {"api", api}}
-	objects := map[cell]*[]object{}
+	sides := []*side{{name: "etcd", t: raw}, {name: "api", t: api}}
 	results := map[cell]*result{}
 	var seq atomic.Int64
 	for _, lv := range levels {
+		for _, sd := range sides {
+			sd.objs = nil // each concurrency works on objects of its own
+		}
 		for _, op := range operations {
-			for _, tg := range targets {
-				key := cell{fmt.Sprint(lv.clients), op, tg.name}
-				objs := objects[cell{key.clients, "", tg.name}]
-				if objs == nil {
-					objs = new([]object)
-					objects[cell{key.clients, "", tg.name}] = objs
+			b.Run(fmt.Sprintf("clients=%d/%s", lv.clients, op), func(b *testing.B) {
+				got := map[string]*result{}
+				for _, sd := range sides {
+					got[sd.name] = &result{}
 				}
-				b.Run(fmt.Sprintf("clients=%d/%s/%s", lv.clients, op, tg.name), func(b *testing.B) {
-					res := &result{}
-					for range b.N {
-						warmUp(tg.t, *objs, lv.clients)
-						res.merge(scenario(b, tg.t, objs, op, lv.clients, lv.ops, &seq))
+				for range b.N {
+					counts := map[string]int{}
+					for _, sd := range sides {
+						counts[sd.name] = sd.count(b, op, lv.clients, lv.ops)
 					}
+					for r := range rounds {
+						order := []*side{sides[0], sides[1]}
+						if r%2 == 1 {
+							order[0], order[1] = order[1], order[0]
+						}
+						for _, sd := range order {
+							n := counts[sd.name]
+							lo, hi := r*n/rounds, (r+1)*n/rounds
+							warmUp(sd.t, sd.objs, lv.clients)
+							got[sd.name].merge(sd.scenario(b, op, lv.clients, lo, hi, &seq))
+						}
+					}
+				}
+				b.ReportMetric(0, "ns/op")
+				for _, sd := range sides {
+					res := got[sd.name]
 					if res.errors > 0 {
-						b.Errorf("%d of %d operations failed; first: %v", res.errors, res.errors+res.ops, res.firstErr)
+						b.Errorf("%s: %d of %d operations failed; first: %v", sd.name, res.errors, res.errors+res.ops, res.firstErr)
 					}
-					results[key] = res
-					b.ReportMetric(0, "ns/op")
-					b.ReportMetric(res.opsPerSec(), "ops/s")
-					b.ReportMetric(res.percentile(0.50), "p50-ms")
-					b.ReportMetric(res.percentile(0.90), "p90-ms")
-					b.ReportMetric(res.percentile(0.99), "p99-ms")
-					if base := results[cell{key.clients, op, "etcd"}]; tg.name == "api" && base != nil && base.opsPerSec() > 0 {
-						b.ReportMetric(res.opsPerSec()/base.opsPerSec(), "api/etcd")
+					b.ReportMetric(res.opsPerSec(), sd.name+"-ops/s")
+					b.ReportMetric(res.percentile(0.50), sd.name+"-p50-ms")
+					b.ReportMetric(res.percentile(0.99), sd.name+"-p99-ms")
+					key := cell{fmt.Sprint(lv.clients), op, sd.name}
+					if results[key] == nil {
+						results[key] = &result{}
 					}
-				})
-			}
+					results[key].merge(*res) // -count repeats add up
+				}
+				if e := got["etcd"].opsPerSec(); e > 0 {
+					b.ReportMetric(got["api"].opsPerSec()/e, "api/etcd")
+				}
+			})
 		}
 	}
 	printTable(os.Stdout, k.resource, results)
 }
 
-// scenario runs one round of op against t and records created objects in objs.
-func scenario(b *testing.B, t target, objs *[]object, op string, clients, n int, seq *atomic.Int64) result {
+// side is one of the two things compared, with the objects it created.
+type side struct {
+	name string
+	t    target
+	objs []object
+}
+
+// count is the number of operations of one round of op: for replace, at
+// most one per object, so concurrent clients never race on one object.
+func (sd *side) count(b *testing.B, op string, clients, n int) int {
+	switch op {
+	case "get":
+		if len(sd.objs) == 0 {
+			b.Fatalf("%s: no objects to get: run the create scenario first", sd.name)
+		}
+	case "replace":
+		n = min(n, len(sd.objs))
+		if n < clients*rounds {
+			b.Fatalf("%s: %d objects for %d clients: run the create scenario first", sd.name, n, clients)
+		}
+	}
+	return n
+}
+
+// scenario runs operations lo..hi-1 of one round of op and keeps the
+// objects it created.
+func (sd *side) scenario(b *testing.B, op string, clients, lo, hi int, seq *atomic.Int64) result {
+	limit := scenarioLimit / rounds
 	switch op {
 	case "create":
-		base := len(*objs)
-		fresh := make([]object, n)
+		base := len(sd.objs)
+		fresh := make([]object, hi-lo)
 		for i := range fresh {
 			fresh[i].name = objectName(clients, base+i+1)
 		}
-		res := run(clients, n, scenarioLimit, func(ctx context.Context, i int) error { return t.create(ctx, &fresh[i]) })
+		res := run(clients, len(fresh), limit, func(ctx context.Context, i int) error { return sd.t.create(ctx, &fresh[i]) })
 		for _, o := range fresh {
 			if o.rv != "" || o.rev != 0 {
-				*objs = append(*objs, o)
+				sd.objs = append(sd.objs, o)
 			}
 		}
 		return res
 	case "get":
-		all := *objs
-		if len(all) == 0 {
-			b.Fatalf("no objects to get: run the create scenario first")
-		}
-		return run(clients, n, scenarioLimit, func(ctx context.Context, i int) error { return t.get(ctx, &all[i%len(all)]) })
+		all := sd.objs
+		return run(clients, hi-lo, limit, func(ctx context.Context, i int) error { return sd.t.get(ctx, &all[(lo+i)%len(all)]) })
 	case "replace":
-		// Each object is replaced at most once per round, so concurrent
-		// clients never race on one object.
-		all := *objs
-		m := min(n, len(all))
-		if m < clients {
-			b.Fatalf("%d objects for %d clients: run the create scenario first", m, clients)
-		}
-		return run(clients, m, scenarioLimit, func(ctx context.Context, i int) error {
-			return t.replace(ctx, &all[i], int(seq.Add(1)))
+		all := sd.objs
+		return run(clients, hi-lo, limit, func(ctx context.Context, i int) error {
+			return sd.t.replace(ctx, &all[lo+i], int(seq.Add(1)))
 		})
 	}
 	b.Fatalf("unknown operation %q", op)

@@ -72,7 +72,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
 		return
 	}
-	req := &request{w: w, r: r, info: info, store: s, lg: h.lg}
+	out, err := negotiate(r, false, false)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	req := &request{w: w, r: r, info: info, store: s, lg: h.lg, out: out}
 	if info.Subresource != "" {
 		req.serveSubresource()
 		return
@@ -87,10 +92,13 @@ type request struct {
 	info  *RequestInfo
 	store *registry.Store
 	lg    *zap.Logger
+	// out is the negotiated response format.
+	out negotiated
 }
 
 func (q *request) fail(err error) { writeError(q.w, q.r, err) }
 
+// write encodes v in the negotiated format.
 func (q *request) write(code int, v any) { writeJSON(q.w, q.r, code, v) }
 
 func (q *request) serveMain() {

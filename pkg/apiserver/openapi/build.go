@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"sync"
 
 	openapiv2 "github.com/google/gnostic-models/openapiv2"
 	openapiv3 "github.com/google/gnostic-models/openapiv3"
@@ -32,12 +33,31 @@ type Spec struct {
 	discovery *document
 }
 
-// document is one served document in its encodings.
+// document is one served document: JSON, made at build time, and
+// protobuf and gzip encodings, made on first use.
 type document struct {
-	json, proto     []byte
-	gzJSON, gzProto []byte
+	json []byte
 	// hash is the upper-case hex SHA-512 of json; the ETag of every encoding.
-	hash string
+	hash   string
+	proto  *lazy
+	gzJSON *lazy
+	// gzProto is nil when the document has no protobuf form.
+	gzProto *lazy
+}
+
+// lazy is bytes computed once, when first asked for.
+type lazy struct {
+	once sync.Once
+	make func() ([]byte, error)
+	data []byte
+	err  error
+}
+
+func newLazy(make func() ([]byte, error)) *lazy { return &lazy{make: make} }
+
+func (l *lazy) get() ([]byte, error) {
+	l.once.Do(func() { l.data, l.err = l.make() })
+	return l.data, l.err
 }
 
 // Build makes the documents for the resources rows serve.
@@ -76,6 +96,11 @@ func Build(rows []*registry.Resource, info Info) (*Spec, error) {
 	var err error
 	if s.v2, err = newDocument(v2Document(d, info, all), v2Proto); err != nil {
 		return nil, fmt.Errorf("openapi v2: %w", err)
+	}
+	// kubectl reads /openapi/v2 as protobuf: make it now, so a document
+	// gnostic rejects fails the start instead of the request.
+	if _, err := s.v2.proto.get(); err != nil {
+		return nil, fmt.Errorf("openapi v2 protobuf: %w", err)
 	}
 	if s.discovery, err = newDocument(s.discoveryDocument(), nil); err != nil {
 		return nil, err
@@ -120,12 +145,17 @@ func newDocument(v any, toProto func([]byte) ([]byte, error)) (*document, error)
 	if err != nil {
 		return nil, err
 	}
-	doc := &document{json: data, hash: fmt.Sprintf("%X", sha512.Sum512(data)), gzJSON: gzipped(data)}
+	doc := &document{json: data, hash: fmt.Sprintf("%X", sha512.Sum512(data))}
+	doc.gzJSON = newLazy(func() ([]byte, error) { return gzipped(data), nil })
 	if toProto != nil {
-		if doc.proto, err = toProto(data); err != nil {
-			return nil, err
-		}
-		doc.gzProto = gzipped(doc.proto)
+		doc.proto = newLazy(func() ([]byte, error) { return toProto(data) })
+		doc.gzProto = newLazy(func() ([]byte, error) {
+			pb, err := doc.proto.get()
+			if err != nil {
+				return nil, err
+			}
+			return gzipped(pb), nil
+		})
 	}
 	return doc, nil
 }
@@ -148,7 +178,7 @@ func v3Proto(data []byte) ([]byte, error) {
 
 func gzipped(data []byte) []byte {
 	var b bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	zw, _ := gzip.NewWriterLevel(&b, gzip.DefaultCompression)
 	zw.Write(data)
 	zw.Close()
 	return b.Bytes()

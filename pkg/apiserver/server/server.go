@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"platform.io/platform/pkg/apiserver/endpoints"
+	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/builtin"
@@ -56,7 +57,11 @@ func New(ctx context.Context, lg *zap.Logger, o *options.Options) (*Server, erro
 	}
 	s.storage = etcd3.New(lg.Named("storage"), s.etcd, s.registry)
 	s.buildStores()
-	s.handler = s.buildHandler()
+	var err error
+	if s.handler, err = s.buildHandler(); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if err := s.listen(); err != nil {
 		s.Close()
 		return nil, err
@@ -128,8 +133,16 @@ func (s *Server) namespaces() *registry.Store {
 	return nil
 }
 
-func (s *Server) buildHandler() http.Handler {
+func (s *Server) buildHandler() (http.Handler, error) {
 	mux := http.NewServeMux()
+	rows := make([]*registry.Resource, len(s.stores))
+	for i, st := range s.stores {
+		rows[i] = st.Resource
+	}
+	spec, err := openapi.Build(rows, openapi.Info{Title: "Platform", Version: gitVersion})
+	if err != nil {
+		return nil, fmt.Errorf("build OpenAPI documents: %w", err)
+	}
 	api := endpoints.NewHandler(s.lg.Named("endpoints"), s.stores)
 	metrics := newRequestMetrics(s.registry)
 	mux.Handle("/api", metrics.wrap(api))
@@ -146,7 +159,8 @@ func (s *Server) buildHandler() http.Handler {
 	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck}))
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
-	return mux
+	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
+	return mux, nil
 }
 
 func (s *Server) listen() error {

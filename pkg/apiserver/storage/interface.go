@@ -61,3 +61,54 @@ type Interface interface {
 	// Count returns how many keys are under prefix.
 	Count(ctx context.Context, prefix string) (int64, error)
 }
+
+// EventType is the kind of change an Event reports.
+type EventType int
+
+// The event types.
+const (
+	Added EventType = iota
+	Modified
+	Deleted
+	// Progress says every change up to Revision has been delivered; it
+	// carries no object.
+	Progress
+	// Error ends the stream; Err says why (ErrExpired when the start
+	// revision was compacted).
+	Error
+)
+
+// Event is one change to a key. For Deleted, Value is the last value
+// before the delete and Revision the revision of the delete.
+type Event struct {
+	Type     EventType
+	Key      string
+	Value    []byte
+	Revision int64
+	// PrevValue is the value before a Modified change, when known.
+	PrevValue []byte
+	Err       error
+}
+
+// WatchOptions narrow a Watch.
+type WatchOptions struct {
+	// Revision: deliver changes after this revision; 0 delivers changes
+	// after the current revision.
+	Revision int64
+	// Prefix watches every key under the given key.
+	Prefix bool
+	// ProgressNotify asks for Progress events when idle.
+	ProgressNotify bool
+}
+
+// Watcher streams events until Stop or until the stream ends, which closes
+// the channel. An ended stream's last event may be an Error.
+type Watcher interface {
+	ResultChan() <-chan Event
+	Stop()
+}
+
+// Watchable is implemented by stores that can stream changes.
+type Watchable interface {
+	Watch(ctx context.Context, key string, opts WatchOptions) (Watcher, error)
+}

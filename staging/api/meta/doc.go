@@ -4,3 +4,5 @@
 // discovery documents). JSON names and protobuf field numbers match upstream's
 // published definitions, so stock clients read them unchanged.
 package meta
+
+//go:generate go run ../../hack/protogen

@@ -3,3 +3,5 @@
 // protobuf field numbers and patch strategies follow upstream's apps/v1 so
 // that existing manifests and clients work unchanged.
 package v1
+
+//go:generate go run ../../../hack/protogen

@@ -2,3 +2,5 @@
 // subresource of Deployments, ReplicaSets, StatefulSets and scalable custom
 // resources. Field names and numbers follow upstream's autoscaling/v1.
 package v1
+
+//go:generate go run ../../../hack/protogen

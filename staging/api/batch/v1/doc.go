@@ -3,3 +3,5 @@
 // Field names, JSON tags and protobuf numbers follow the upstream batch/v1
 // wire format so existing clients decode these objects unchanged.
 package v1
+
+//go:generate go run ../../../hack/protogen

@@ -2,3 +2,5 @@
 // that components renew to hold leader election or report heartbeats. JSON
 // names and protobuf numbers match the upstream coordination v1 wire format.
 package v1
+
+//go:generate go run ../../../hack/protogen

@@ -5,3 +5,5 @@
 // embed. JSON names, protobuf field numbers and patch tags match upstream;
 // where an upstream protobuf tag leaves out the "opt" label, it is written out.
 package v1
+
+//go:generate go run ../../../hack/protogen

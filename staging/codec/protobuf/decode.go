@@ -1,0 +1,314 @@
+package protobuf
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// ErrTruncated reports input that ends inside a field. It wraps
+// io.ErrUnexpectedEOF.
+var ErrTruncated = fmt.Errorf("protobuf: truncated input: %w", io.ErrUnexpectedEOF)
+
+// FieldFunc decodes the value of one field, numbered num and of wire type
+// typ, from the start of data and returns what follows it. Fields it does
+// not know it passes to Skip.
+type FieldFunc func(num Number, typ Type, data []byte) ([]byte, error)
+
+// DecodeFields calls field for each field of the message data.
+func DecodeFields(data []byte, field FieldFunc) error {
+	for len(data) > 0 {
+		num, typ, n := protowire.ConsumeTag(data)
+		if n < 0 {
+			return wireError(protowire.ParseError(n))
+		}
+		rest, err := field(num, typ, data[n:])
+		if err != nil {
+			return err
+		}
+		data = rest
+	}
+	return nil
+}
+
+// Skip steps over the value of an unknown field.
+func Skip(num Number, typ Type, data []byte) ([]byte, error) {
+	n := protowire.ConsumeFieldValue(num, typ, data)
+	if n < 0 {
+		return nil, wireError(protowire.ParseError(n))
+	}
+	return data[n:], nil
+}
+
+// wireError turns protowire's parse errors into this package's.
+func wireError(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return ErrTruncated
+	}
+	return fmt.Errorf("protobuf: malformed input: %w", err)
+}
+
+// consumeBytes returns the length-delimited value at the start of data.
+func consumeBytes(typ Type, data []byte) (v, rest []byte, err error) {
+	if typ != protowire.BytesType {
+		return nil, nil, fmt.Errorf("protobuf: wire type %d where a length-delimited value belongs", typ)
+	}
+	v, n := protowire.ConsumeBytes(data)
+	if n < 0 {
+		return nil, nil, wireError(protowire.ParseError(n))
+	}
+	return v, data[n:], nil
+}
+
+// consumeVarint returns the varint at the start of data.
+func consumeVarint(typ Type, data []byte) (v uint64, rest []byte, err error) {
+	if typ != protowire.VarintType {
+		return 0, nil, fmt.Errorf("protobuf: wire type %d where a varint belongs", typ)
+	}
+	v, n := protowire.ConsumeVarint(data)
+	if n < 0 {
+		return 0, nil, wireError(protowire.ParseError(n))
+	}
+	return v, data[n:], nil
+}
+
+// ReadString decodes a string field into *dst.
+func ReadString[S ~string](typ Type, data []byte, dst *S) ([]byte, error) {
+	v, rest, err := consumeBytes(typ, data)
+	if err != nil {
+		return nil, err
+	}
+	*dst = S(v)
+	return rest, nil
+}
+
+// ReadStringPtr decodes a string field into a new *dst.
+func ReadStringPtr[S ~string](typ Type, data []byte, dst **S) ([]byte, error) {
+	var s S
+	rest, err := ReadString(typ, data, &s)
+	if err == nil {
+		*dst = &s
+	}
+	return rest, err
+}
+
+// ReadBytes decodes a bytes field into *dst, a copy that is never nil.
+func ReadBytes[B ~[]byte](typ Type, data []byte, dst *B) ([]byte, error) {
+	v, rest, err := consumeBytes(typ, data)
+	if err != nil {
+		return nil, err
+	}
+	*dst = append(make(B, 0, len(v)), v...)
+	return rest, nil
+}
+
+// ReadInt decodes a varint field into *dst, truncating it to dst's size as
+// protobuf does for int32.
+func ReadInt[T Integer](typ Type, data []byte, dst *T) ([]byte, error) {
+	v, rest, err := consumeVarint(typ, data)
+	if err != nil {
+		return nil, err
+	}
+	*dst = T(v)
+	return rest, nil
+}
+
+// ReadIntPtr decodes a varint field into a new *dst.
+func ReadIntPtr[T Integer](typ Type, data []byte, dst **T) ([]byte, error) {
+	var v T
+	rest, err := ReadInt(typ, data, &v)
+	if err == nil {
+		*dst = &v
+	}
+	return rest, err
+}
+
+// ReadBool decodes a bool field into *dst.
+func ReadBool[B ~bool](typ Type, data []byte, dst *B) ([]byte, error) {
+	v, rest, err := consumeVarint(typ, data)
+	if err != nil {
+		return nil, err
+	}
+	*dst = B(v != 0)
+	return rest, nil
+}
+
+// ReadBoolPtr decodes a bool field into a new *dst.
+func ReadBoolPtr[B ~bool](typ Type, data []byte, dst **B) ([]byte, error) {
+	var v B
+	rest, err := ReadBool(typ, data, &v)
+	if err == nil {
+		*dst = &v
+	}
+	return rest, err
+}
+
+// ReadMessage decodes an embedded message field into m, merging.
+func ReadMessage(typ Type, data []byte, m Message) ([]byte, error) {
+	v, rest, err := consumeBytes(typ, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.UnmarshalProto(v); err != nil {
+		return nil, err
+	}
+	return rest, nil
+}
+
+// ReadMessagePtr decodes an embedded message field into *dst, allocating it
+// when nil.
+func ReadMessagePtr[T any, P messagePtr[T]](typ Type, data []byte, dst **T) ([]byte, error) {
+	if *dst == nil {
+		*dst = new(T)
+	}
+	return ReadMessage(typ, data, P(*dst))
+}
+
+// ReadStrings appends one element of a repeated string field to *dst.
+func ReadStrings[S ~string](typ Type, data []byte, dst *[]S) ([]byte, error) {
+	var s S
+	rest, err := ReadString(typ, data, &s)
+	if err == nil {
+		*dst = append(*dst, s)
+	}
+	return rest, err
+}
+
+// ReadInts appends to *dst one element of a repeated varint field, or every
+// element of a packed one.
+func ReadInts[T Integer](typ Type, data []byte, dst *[]T) ([]byte, error) {
+	if typ == protowire.VarintType {
+		var v T
+		rest, err := ReadInt(typ, data, &v)
+		if err == nil {
+			*dst = append(*dst, v)
+		}
+		return rest, err
+	}
+	packed, rest, err := consumeBytes(typ, data)
+	if err != nil {
+		return nil, err
+	}
+	for len(packed) > 0 {
+		v, n := protowire.ConsumeVarint(packed)
+		if n < 0 {
+			return nil, wireError(protowire.ParseError(n))
+		}
+		*dst = append(*dst, T(v))
+		packed = packed[n:]
+	}
+	return rest, nil
+}
+
+// ReadMessages appends one element of a repeated message field to *dst.
+func ReadMessages[T any, P messagePtr[T]](typ Type, data []byte, dst *[]T) ([]byte, error) {
+	v, rest, err := consumeBytes(typ, data)
+	if err != nil {
+		return nil, err
+	}
+	var elem T
+	if err := P(&elem).UnmarshalProto(v); err != nil {
+		return nil, err
+	}
+	*dst = append(*dst, elem)
+	return rest, nil
+}
+
+// ReadStringList decodes the embedded message AppendStringList writes into
+// *dst, which it leaves non-nil.
+func ReadStringList[S ~string](typ Type, data []byte, dst *[]S) ([]byte, error) {
+	v, rest, err := consumeBytes(typ, data)
+	if err != nil {
+		return nil, err
+	}
+	if *dst == nil {
+		*dst = []S{}
+	}
+	err = DecodeFields(v, func(num Number, typ Type, data []byte) ([]byte, error) {
+		if num == 1 {
+			return ReadStrings(typ, data, dst)
+		}
+		return Skip(num, typ, data)
+	})
+	return rest, err
+}
+
+// ReadRawExtension decodes an embedded RawExtension message into *dst: its
+// raw bytes, or nil when it has none.
+func ReadRawExtension[B ~[]byte](typ Type, data []byte, dst *B) ([]byte, error) {
+	v, rest, err := consumeBytes(typ, data)
+	if err != nil {
+		return nil, err
+	}
+	err = DecodeFields(v, func(num Number, typ Type, data []byte) ([]byte, error) {
+		if num == 1 {
+			return ReadBytes(typ, data, dst)
+		}
+		return Skip(num, typ, data)
+	})
+	return rest, err
+}
+
+// readEntry decodes one map entry message: the key into *key and field 2
+// with value.
+func readEntry[K ~string](typ Type, data []byte, key *K, value FieldFunc) ([]byte, error) {
+	v, rest, err := consumeBytes(typ, data)
+	if err != nil {
+		return nil, err
+	}
+	err = DecodeFields(v, func(num Number, typ Type, data []byte) ([]byte, error) {
+		switch num {
+		case 1:
+			return ReadString(typ, data, key)
+		case 2:
+			return value(num, typ, data)
+		}
+		return Skip(num, typ, data)
+	})
+	return rest, err
+}
+
+// ReadStringMap adds one entry of a map<string, string> field to *dst.
+func ReadStringMap[K ~string, V ~string](typ Type, data []byte, dst *map[K]V) ([]byte, error) {
+	var k K
+	var v V
+	rest, err := readEntry(typ, data, &k, func(_ Number, typ Type, data []byte) ([]byte, error) {
+		return ReadString(typ, data, &v)
+	})
+	return rest, putEntry(dst, k, v, err)
+}
+
+// ReadBytesMap adds one entry of a map<string, bytes> field to *dst; an
+// entry without a value maps its key to nil.
+func ReadBytesMap[K ~string, V ~[]byte](typ Type, data []byte, dst *map[K]V) ([]byte, error) {
+	var k K
+	var v V
+	rest, err := readEntry(typ, data, &k, func(_ Number, typ Type, data []byte) ([]byte, error) {
+		return ReadBytes(typ, data, &v)
+	})
+	return rest, putEntry(dst, k, v, err)
+}
+
+// ReadMessageMap adds one entry of a map<string, message> field to *dst.
+func ReadMessageMap[K ~string, V any, P messagePtr[V]](typ Type, data []byte, dst *map[K]V) ([]byte, error) {
+	var k K
+	var v V
+	rest, err := readEntry(typ, data, &k, func(num Number, typ Type, data []byte) ([]byte, error) {
+		return ReadMessage(typ, data, P(&v))
+	})
+	return rest, putEntry(dst, k, v, err)
+}
+
+// putEntry stores k and v in *dst unless err is set, and returns err.
+func putEntry[K comparable, V any](dst *map[K]V, k K, v V, err error) error {
+	if err != nil {
+		return err
+	}
+	if *dst == nil {
+		*dst = make(map[K]V)
+	}
+	(*dst)[k] = v
+	return nil
+}

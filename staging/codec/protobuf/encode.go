@@ -1,0 +1,222 @@
+// Package protobuf is the protobuf wire codec of the API types: the helpers
+// the generated MarshalProto and UnmarshalProto methods (zz_generated.proto.go
+// in each API package) are built from, and the envelope that frames an
+// encoded object on the wire and in storage.
+//
+// The encoding is byte for byte the one upstream's gogo-generated marshalers
+// produce: fields in ascending number order; a non-pointer string, number,
+// bool or embedded message always written, even when empty or zero; a
+// pointer only when non-nil; a []byte only when non-nil; repeated fields one
+// element per entry (proto2, so numbers are not packed), nothing for an empty
+// list; maps as repeated {key = 1, value = 2} entries sorted by key.
+package protobuf
+
+import (
+	"slices"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Number is a protobuf field number.
+type Number = protowire.Number
+
+// Type is a protobuf wire type.
+type Type = protowire.Type
+
+// Message is implemented by every API type with a protobuf encoding.
+type Message interface {
+	// MarshalProto appends the message's encoding (without a tag or length
+	// of its own) to b and returns the extended slice.
+	MarshalProto(b []byte) []byte
+	// UnmarshalProto decodes data into the message, merging as protobuf
+	// does: scalars are overwritten, repeated fields and maps appended to.
+	UnmarshalProto(data []byte) error
+}
+
+// Integer is every Go type encoded as a protobuf varint number.
+type Integer interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// messagePtr is the pointer type of a message struct T.
+type messagePtr[T any] interface {
+	*T
+	Message
+}
+
+// Marshal returns m's encoding.
+func Marshal(m Message) []byte { return m.MarshalProto(nil) }
+
+// AppendString appends field num holding s, even when s is empty.
+func AppendString[S ~string](b []byte, num Number, s S) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// AppendStringPtr appends field num holding *s when s is not nil.
+func AppendStringPtr[S ~string](b []byte, num Number, s *S) []byte {
+	if s == nil {
+		return b
+	}
+	return AppendString(b, num, *s)
+}
+
+// AppendBytes appends field num holding v when v is not nil (an empty,
+// non-nil v is written as an empty field).
+func AppendBytes[B ~[]byte](b []byte, num Number, v B) []byte {
+	if v == nil {
+		return b
+	}
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendBytes(b, v)
+}
+
+// AppendInt appends field num holding the varint v, even when v is zero.
+// Negative numbers take ten bytes, as in every protobuf int32 and int64.
+func AppendInt[T Integer](b []byte, num Number, v T) []byte {
+	b = protowire.AppendTag(b, num, protowire.VarintType)
+	return protowire.AppendVarint(b, uint64(v))
+}
+
+// AppendIntPtr appends field num holding *v when v is not nil.
+func AppendIntPtr[T Integer](b []byte, num Number, v *T) []byte {
+	if v == nil {
+		return b
+	}
+	return AppendInt(b, num, *v)
+}
+
+// AppendBool appends field num holding v, even when v is false.
+func AppendBool[B ~bool](b []byte, num Number, v B) []byte {
+	b = protowire.AppendTag(b, num, protowire.VarintType)
+	return protowire.AppendVarint(b, protowire.EncodeBool(bool(v)))
+}
+
+// AppendBoolPtr appends field num holding *v when v is not nil.
+func AppendBoolPtr[B ~bool](b []byte, num Number, v *B) []byte {
+	if v == nil {
+		return b
+	}
+	return AppendBool(b, num, *v)
+}
+
+// AppendMessage appends field num holding the embedded message m, even when
+// m encodes to nothing.
+func AppendMessage(b []byte, num Number, m Message) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	start := len(b)
+	b = append(b, 0) // one byte of length, the common case
+	b = m.MarshalProto(b)
+	return fixLength(b, start)
+}
+
+// fixLength writes the length of b[start+1:] as a varint at b[start], where
+// one byte was reserved for it, moving the body when it needs more.
+func fixLength(b []byte, start int) []byte {
+	n := len(b) - start - 1
+	if n < 0x80 {
+		b[start] = byte(n)
+		return b
+	}
+	size := protowire.SizeVarint(uint64(n))
+	b = slices.Grow(b, size-1)[:len(b)+size-1]
+	copy(b[start+size:], b[start+1:start+1+n])
+	protowire.AppendVarint(b[:start], uint64(n))
+	return b
+}
+
+// AppendStrings appends one field num for each element of list.
+func AppendStrings[S ~string](b []byte, num Number, list []S) []byte {
+	for _, s := range list {
+		b = AppendString(b, num, s)
+	}
+	return b
+}
+
+// AppendInts appends one varint field num for each element of list
+// (unpacked, as proto2 repeated numbers are).
+func AppendInts[T Integer](b []byte, num Number, list []T) []byte {
+	for _, v := range list {
+		b = AppendInt(b, num, v)
+	}
+	return b
+}
+
+// AppendMessages appends one embedded message field num for each element of list.
+func AppendMessages[T any, P messagePtr[T]](b []byte, num Number, list []T) []byte {
+	for i := range list {
+		b = AppendMessage(b, num, P(&list[i]))
+	}
+	return b
+}
+
+// AppendStringList appends list as an embedded message whose field 1
+// repeats the strings (upstream's named string lists such as Verbs), when
+// list is not nil.
+func AppendStringList[S ~string](b []byte, num Number, list []S) []byte {
+	if list == nil {
+		return b
+	}
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	start := len(b)
+	b = AppendStrings(append(b, 0), 1, list)
+	return fixLength(b, start)
+}
+
+// AppendRawExtension appends raw as an embedded RawExtension message
+// {bytes raw = 1}: the message is always written, raw only when not nil.
+func AppendRawExtension[B ~[]byte](b []byte, num Number, raw B) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	start := len(b)
+	b = AppendBytes(append(b, 0), 1, raw)
+	return fixLength(b, start)
+}
+
+// sortedKeys returns m's keys in ascending byte order.
+func sortedKeys[K ~string, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// appendEntry appends one map entry message: key = 1, then value = 2 as
+// value appends it.
+func appendEntry[K ~string](b []byte, num Number, key K, value func([]byte) []byte) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	start := len(b)
+	b = AppendString(append(b, 0), 1, key)
+	b = value(b)
+	return fixLength(b, start)
+}
+
+// AppendStringMap appends one entry per key of m, sorted by key; both key
+// and value are always written.
+func AppendStringMap[K ~string, V ~string](b []byte, num Number, m map[K]V) []byte {
+	for _, k := range sortedKeys(m) {
+		b = appendEntry(b, num, k, func(b []byte) []byte { return AppendString(b, 2, m[k]) })
+	}
+	return b
+}
+
+// AppendBytesMap appends one entry per key of m, sorted by key; a nil value
+// leaves the entry without field 2.
+func AppendBytesMap[K ~string, V ~[]byte](b []byte, num Number, m map[K]V) []byte {
+	for _, k := range sortedKeys(m) {
+		b = appendEntry(b, num, k, func(b []byte) []byte { return AppendBytes(b, 2, m[k]) })
+	}
+	return b
+}
+
+// AppendMessageMap appends one entry per key of m, sorted by key; the value
+// message is always written.
+func AppendMessageMap[K ~string, V any, P messagePtr[V]](b []byte, num Number, m map[K]V) []byte {
+	for _, k := range sortedKeys(m) {
+		v := m[k]
+		b = appendEntry(b, num, k, func(b []byte) []byte { return AppendMessage(b, 2, P(&v)) })
+	}
+	return b
+}
