@@ -286,10 +286,7 @@ func (q *request) listOptions() (registry.ListOptions, error) {
 			return opts, apierrors.NewBadRequest(fmt.Sprintf("timeoutSeconds %q must be a non-negative integer", v))
 		}
 	}
-	pred, err := predicateFor(q.store.Resource, query.Get("labelSelector"), query.Get("fieldSelector"))
-	if err != nil {
-		return opts, err
-	}
-	opts.Predicate = pred
-	return opts, nil
+	var err error
+	opts.Label, opts.Field, err = selectors(q.store.Resource, query.Get("labelSelector"), query.Get("fieldSelector"))
+	return opts, err
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/fields"
+	"platform.io/client/api/labels"
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/storage"
@@ -20,8 +22,9 @@ type ListOptions struct {
 	ResourceVersion string
 	Limit           int64
 	Continue        string
-	// Predicate keeps only matching objects; nil keeps all.
-	Predicate func(meta.Object) bool
+	// Label and Field select objects; nil selects everything.
+	Label labels.Selector
+	Field fields.Selector
 }
 
 // List is the generic list response: items of the served kind.
@@ -63,33 +66,43 @@ func decodeContinue(token string) (continueToken, error) {
 	return t, nil
 }
 
+// predicate turns the selectors into a storage predicate over this
+// resource's attributes.
+func (s *Store) predicate(l labels.Selector, f fields.Selector) storage.Predicate {
+	return storage.Predicate{Label: l, Field: f, GetAttrs: s.Attrs}
+}
+
+// Attrs computes the selector attributes of a stored object: its labels and
+// selectable fields.
+func (s *Store) Attrs(key string, value []byte) (storage.Attrs, error) {
+	obj, err := s.decode(storage.KV{Key: key, Value: value})
+	if err != nil {
+		return storage.Attrs{}, err
+	}
+	return storage.Attrs{Labels: obj.GetObjectMeta().Labels, Fields: s.Resource.Fields(obj)}, nil
+}
+
 // List returns the objects in namespace ns ("" for all namespaces).
 func (s *Store) List(ctx context.Context, ns string, opts ListOptions) (*List, error) {
 	prefix := s.keyPrefix(ns)
-	so := storage.ListOptions{Limit: opts.Limit}
+	so := storage.ListOptions{Limit: opts.Limit, Predicate: s.predicate(opts.Label, opts.Field)}
 	if opts.Continue != "" {
 		t, err := decodeContinue(opts.Continue)
 		if err != nil {
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
 		so.Revision, so.StartKey = t.ResourceVersion, prefix+t.StartKey
-	}
-	minRV, err := parseResourceVersion(opts.ResourceVersion)
-	if err != nil {
-		return nil, err
-	}
-	decoded := map[string]meta.Object{}
-	if opts.Predicate != nil {
-		so.Filter = func(kv storage.KV) (bool, error) {
-			obj, err := s.decode(kv)
+	} else {
+		switch opts.ResourceVersion {
+		case "":
+			so.Consistent = true
+		case "0":
+		default:
+			minRV, err := parseResourceVersion(opts.ResourceVersion)
 			if err != nil {
-				return false, err
+				return nil, err
 			}
-			if !opts.Predicate(obj) {
-				return false, nil
-			}
-			decoded[kv.Key] = obj
-			return true, nil
+			so.MinRevision = minRV
 		}
 	}
 	res, err := s.storage.List(ctx, prefix, so)
@@ -99,18 +112,16 @@ func (s *Store) List(ctx context.Context, ns string, opts ListOptions) (*List, e
 		}
 		return nil, s.interpret(err, "")
 	}
-	if minRV > res.Revision {
-		return nil, apierrors.NewTimeout(fmt.Sprintf("Too large resource version: %d, current: %d", minRV, res.Revision), 1)
+	if so.MinRevision > res.Revision {
+		return nil, tooLarge(so.MinRevision, res.Revision)
 	}
 	out := &List{Items: make([]meta.Object, 0, len(res.Items))}
 	out.Kind, out.APIVersion = s.Resource.Kind+"List", s.Resource.GroupVersion().String()
 	out.ResourceVersion = strconv.FormatInt(res.Revision, 10)
 	for _, kv := range res.Items {
-		obj, ok := decoded[kv.Key]
-		if !ok {
-			if obj, err = s.decode(kv); err != nil {
-				return nil, err
-			}
+		obj, err := s.decode(kv)
+		if err != nil {
+			return nil, err
 		}
 		out.Items = append(out.Items, obj)
 	}
@@ -122,6 +133,13 @@ func (s *Store) List(ctx context.Context, ns string, opts ListOptions) (*List, e
 		}
 	}
 	return out, nil
+}
+
+// tooLarge is the 504 for a resourceVersion the store has not reached.
+func tooLarge(want, have int64) error {
+	e := apierrors.NewTimeout(fmt.Sprintf("Too large resource version: %d, current: %d", want, have), 1)
+	e.ErrStatus.Details.Causes = []meta.StatusCause{{Type: meta.CauseTypeResourceVersionTooLarge, Message: "Too large resource version"}}
+	return e
 }
 
 // expiredContinue builds the 410 for a token whose snapshot was compacted,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"strconv"
 	"time"
 
 	apierrors "platform.io/client/api/errors"
@@ -105,7 +106,7 @@ func (s *Store) stamp(obj meta.Object, rev int64) {
 	tm.APIVersion, tm.Kind = s.Resource.GroupVersion().String(), s.Resource.Kind
 	m := obj.GetObjectMeta()
 	if rev > 0 {
-		m.ResourceVersion = fmt.Sprint(rev)
+		m.ResourceVersion = formatRV(rev)
 	}
 	m.SelfLink = s.SelfLink(m.Namespace, m.Name)
 }
@@ -137,6 +138,10 @@ func convert(obj meta.Object, newFn func() meta.Object) (meta.Object, error) {
 	return out, nil
 }
 
+var errNoWatch = errors.New("registry: the storage of this resource cannot watch")
+
+func formatRV(rev int64) string { return strconv.FormatInt(rev, 10) }
+
 // Get returns one object.
 func (s *Store) Get(ctx context.Context, ns, name string) (meta.Object, error) {
 	kv, err := s.storage.Get(ctx, s.key(ns, name))
@@ -161,6 +166,10 @@ func (s *Store) interpret(err error, name string) error {
 		return apierrors.NewConflict(gr, name, err)
 	case errors.Is(err, storage.ErrExpired):
 		return apierrors.NewResourceExpired(fmt.Sprintf("the resource version requested is too old: %v", err))
+	case errors.Is(err, storage.ErrTooNew):
+		e := apierrors.NewTimeout(fmt.Sprintf("Too large resource version: %v", err), 1)
+		e.ErrStatus.Details.Causes = []meta.StatusCause{{Type: meta.CauseTypeResourceVersionTooLarge, Message: "Too large resource version"}}
+		return e
 	case errors.Is(err, context.DeadlineExceeded):
 		return apierrors.NewTimeout(fmt.Sprintf("the %s request for %q timed out", gr, name), 1)
 	case errors.Is(err, storage.ErrUnavailable):

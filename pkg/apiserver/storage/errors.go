@@ -14,6 +14,8 @@ var (
 	ErrExpired = errors.New("storage: revision compacted")
 	// ErrUnavailable means the backend could not be reached.
 	ErrUnavailable = errors.New("storage: backend unavailable")
+	// ErrTooNew means a requested revision is newer than the store has reached.
+	ErrTooNew = errors.New("storage: revision not reached yet")
 )
 
 // KeyError ties a sentinel to the key and revision involved.

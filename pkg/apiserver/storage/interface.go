@@ -11,15 +11,22 @@ type KV struct {
 
 // ListOptions narrows a List call.
 type ListOptions struct {
-	// Revision reads the range as of that revision; 0 reads the latest.
+	// Revision reads the range as of exactly that revision (a snapshot);
+	// 0 reads the latest.
 	Revision int64
+	// MinRevision asks for a result at least that fresh; a cache may serve it
+	// once it has caught up. 0 accepts any freshness, unless Consistent.
+	MinRevision int64
+	// Consistent asks for a result at least as fresh as the store's current
+	// revision (a quorum read).
+	Consistent bool
 	// StartKey resumes a chunked list: keys below it are skipped. Empty starts at the prefix.
 	StartKey string
 	// Limit caps the number of returned items; 0 is unlimited.
 	Limit int64
-	// Filter, when set, keeps only the items for which it returns true. Limit
-	// counts kept items; the range is read in pages until Limit is met.
-	Filter func(KV) (bool, error)
+	// Predicate keeps only matching items. Limit counts kept items; the
+	// range is read in pages until Limit is met.
+	Predicate Predicate
 }
 
 // ListResult is one page of a range read.
@@ -99,6 +106,18 @@ type WatchOptions struct {
 	Prefix bool
 	// ProgressNotify asks for Progress events when idle.
 	ProgressNotify bool
+	// Predicate filters events, turning modifications into additions or
+	// deletions as objects start or stop matching.
+	Predicate Predicate
+	// InitialState first sends an Added event for every existing object
+	// (at the revision the watch starts from), then the changes.
+	InitialState bool
+}
+
+// ProgressRequester is implemented by watchers that can be asked to send a
+// Progress event now, in order with the events already sent.
+type ProgressRequester interface {
+	RequestProgress()
 }
 
 // Watcher streams events until Stop or until the stream ends, which closes

@@ -167,7 +167,7 @@ func ReadMessagePtr[T any, P messagePtr[T]](typ Type, data []byte, dst **T) ([]b
 }
 
 // ReadStrings appends one element of a repeated string field to *dst.
-func ReadStrings[S ~string](typ Type, data []byte, dst *[]S) ([]byte, error) {
+func ReadStrings[L ~[]S, S ~string](typ Type, data []byte, dst *L) ([]byte, error) {
 	var s S
 	rest, err := ReadString(typ, data, &s)
 	if err == nil {
@@ -178,7 +178,7 @@ func ReadStrings[S ~string](typ Type, data []byte, dst *[]S) ([]byte, error) {
 
 // ReadInts appends to *dst one element of a repeated varint field, or every
 // element of a packed one.
-func ReadInts[T Integer](typ Type, data []byte, dst *[]T) ([]byte, error) {
+func ReadInts[L ~[]T, T Integer](typ Type, data []byte, dst *L) ([]byte, error) {
 	if typ == protowire.VarintType {
 		var v T
 		rest, err := ReadInt(typ, data, &v)
@@ -203,7 +203,7 @@ func ReadInts[T Integer](typ Type, data []byte, dst *[]T) ([]byte, error) {
 }
 
 // ReadMessages appends one element of a repeated message field to *dst.
-func ReadMessages[T any, P messagePtr[T]](typ Type, data []byte, dst *[]T) ([]byte, error) {
+func ReadMessages[L ~[]T, T any, P messagePtr[T]](typ Type, data []byte, dst *L) ([]byte, error) {
 	v, rest, err := consumeBytes(typ, data)
 	if err != nil {
 		return nil, err
@@ -218,13 +218,13 @@ func ReadMessages[T any, P messagePtr[T]](typ Type, data []byte, dst *[]T) ([]by
 
 // ReadStringList decodes the embedded message AppendStringList writes into
 // *dst, which it leaves non-nil.
-func ReadStringList[S ~string](typ Type, data []byte, dst *[]S) ([]byte, error) {
+func ReadStringList[L ~[]S, S ~string](typ Type, data []byte, dst *L) ([]byte, error) {
 	v, rest, err := consumeBytes(typ, data)
 	if err != nil {
 		return nil, err
 	}
 	if *dst == nil {
-		*dst = []S{}
+		*dst = L{}
 	}
 	err = DecodeFields(v, func(num Number, typ Type, data []byte) ([]byte, error) {
 		if num == 1 {
@@ -271,7 +271,7 @@ func readEntry[K ~string](typ Type, data []byte, key *K, value FieldFunc) ([]byt
 }
 
 // ReadStringMap adds one entry of a map<string, string> field to *dst.
-func ReadStringMap[K ~string, V ~string](typ Type, data []byte, dst *map[K]V) ([]byte, error) {
+func ReadStringMap[M ~map[K]V, K ~string, V ~string](typ Type, data []byte, dst *M) ([]byte, error) {
 	var k K
 	var v V
 	rest, err := readEntry(typ, data, &k, func(_ Number, typ Type, data []byte) ([]byte, error) {
@@ -282,7 +282,7 @@ func ReadStringMap[K ~string, V ~string](typ Type, data []byte, dst *map[K]V) ([
 
 // ReadBytesMap adds one entry of a map<string, bytes> field to *dst; an
 // entry without a value maps its key to nil.
-func ReadBytesMap[K ~string, V ~[]byte](typ Type, data []byte, dst *map[K]V) ([]byte, error) {
+func ReadBytesMap[M ~map[K]V, K ~string, V ~[]byte](typ Type, data []byte, dst *M) ([]byte, error) {
 	var k K
 	var v V
 	rest, err := readEntry(typ, data, &k, func(_ Number, typ Type, data []byte) ([]byte, error) {
@@ -292,7 +292,7 @@ func ReadBytesMap[K ~string, V ~[]byte](typ Type, data []byte, dst *map[K]V) ([]
 }
 
 // ReadMessageMap adds one entry of a map<string, message> field to *dst.
-func ReadMessageMap[K ~string, V any, P messagePtr[V]](typ Type, data []byte, dst *map[K]V) ([]byte, error) {
+func ReadMessageMap[M ~map[K]V, K ~string, V any, P messagePtr[V]](typ Type, data []byte, dst *M) ([]byte, error) {
 	var k K
 	var v V
 	rest, err := readEntry(typ, data, &k, func(num Number, typ Type, data []byte) ([]byte, error) {
@@ -302,12 +302,12 @@ func ReadMessageMap[K ~string, V any, P messagePtr[V]](typ Type, data []byte, ds
 }
 
 // putEntry stores k and v in *dst unless err is set, and returns err.
-func putEntry[K comparable, V any](dst *map[K]V, k K, v V, err error) error {
+func putEntry[M ~map[K]V, K comparable, V any](dst *M, k K, v V, err error) error {
 	if err != nil {
 		return err
 	}
 	if *dst == nil {
-		*dst = make(map[K]V)
+		*dst = make(M)
 	}
 	(*dst)[k] = v
 	return nil

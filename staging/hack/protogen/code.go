@@ -133,7 +133,10 @@ func mapHelper(t *types.Map) string {
 }
 
 // isRawMessage reports whether t is encoding/json's RawMessage, which holds
-// an embedded object: upstream's runtime.RawExtension {bytes raw = 1}.
+// an embedded object: upstream's runtime.RawExtension {bytes raw = 1}, as in
+// WatchEvent.object. (apps/v1's claim templates also keep their spec and
+// status as RawMessage; upstream has PersistentVolumeClaimSpec and Status
+// messages there, which this encoding does not reproduce.)
 func isRawMessage(t types.Type) bool {
 	named, ok := t.(*types.Named)
 	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "encoding/json" && named.Obj().Name() == "RawMessage"

@@ -123,11 +123,14 @@ func protoFields(named *types.Named) ([]field, error) {
 	var fields []field
 	seen := map[int]string{}
 	for i := 0; i < st.NumFields(); i++ {
+		v := st.Field(i)
 		num, ok := protoNumber(st.Tag(i))
 		if !ok {
+			if untagged(v, st.Tag(i)) {
+				return nil, fmt.Errorf("%s.%s has no protobuf tag", named.Obj().Name(), v.Name())
+			}
 			continue
 		}
-		v := st.Field(i)
 		if other, dup := seen[num]; dup {
 			return nil, fmt.Errorf("%s: fields %s and %s share number %d", named.Obj().Name(), other, v.Name(), num)
 		}
@@ -136,4 +139,14 @@ func protoFields(named *types.Named) ([]field, error) {
 	}
 	slices.SortFunc(fields, func(a, b field) int { return a.num - b.num })
 	return fields, nil
+}
+
+// untagged reports whether v is a field the encoding would silently drop:
+// exported, without a protobuf key, and not the inline TypeMeta (which the
+// envelope carries) or a field tagged protobuf:"-".
+func untagged(v *types.Var, tag string) bool {
+	if _, found := reflect.StructTag(tag).Lookup("protobuf"); found || !v.Exported() {
+		return false
+	}
+	return !(v.Embedded() && v.Name() == "TypeMeta")
 }

@@ -98,7 +98,8 @@ func (s *Store) List(ctx context.Context, prefix string, opts storage.ListOption
 	res := storage.ListResult{Revision: opts.Revision, Remaining: -1}
 	for {
 		batch := opts.Limit
-		if opts.Filter != nil && opts.Limit > 0 {
+		filtered := !opts.Predicate.Empty()
+		if filtered && opts.Limit > 0 {
 			batch = max(pageSize, opts.Limit-int64(len(res.Items)))
 		}
 		getOpts := []clientv3.OpOption{clientv3.WithRange(end)}
@@ -117,8 +118,8 @@ func (s *Store) List(ctx context.Context, prefix string, opts storage.ListOption
 		}
 		for i, kv := range resp.Kvs {
 			item := toKV(kv)
-			if opts.Filter != nil {
-				ok, err := opts.Filter(item)
+			if filtered {
+				ok, err := opts.Predicate.Matches(item.Key, item.Value)
 				if err != nil {
 					return storage.ListResult{}, err
 				}
@@ -131,7 +132,7 @@ func (s *Store) List(ctx context.Context, prefix string, opts storage.ListOption
 				left := int64(len(resp.Kvs) - i - 1)
 				if left > 0 || resp.More {
 					res.More, res.NextKey = true, string(kv.Key)+"\x00"
-					if opts.Filter == nil {
+					if !filtered {
 						res.Remaining = resp.Count - int64(i+1)
 					}
 				}
@@ -139,7 +140,7 @@ func (s *Store) List(ctx context.Context, prefix string, opts storage.ListOption
 			}
 		}
 		if !resp.More || len(resp.Kvs) == 0 {
-			if opts.Filter == nil {
+			if !filtered {
 				res.Remaining = 0
 			}
 			return res, nil
@@ -150,41 +151,86 @@ func (s *Store) List(ctx context.Context, prefix string, opts storage.ListOption
 
 // GuaranteedUpdate implements storage.Interface.
 func (s *Store) GuaranteedUpdate(ctx context.Context, key string, ttl int64, tryUpdate storage.UpdateFunc) (storage.KV, error) {
+	return s.GuaranteedUpdateFrom(ctx, key, ttl, nil, tryUpdate)
+}
+
+// GuaranteedUpdateFrom is GuaranteedUpdate starting from a guess of the
+// current state (from a cache), which saves a read when the guess is right.
+// A guess that is stale costs one failed transaction, which returns the
+// real state; an error of tryUpdate on a guess is retried once on a fresh read.
+func (s *Store) GuaranteedUpdateFrom(ctx context.Context, key string, ttl int64, guess *storage.KV, tryUpdate storage.UpdateFunc) (storage.KV, error) {
 	defer s.observe("update", time.Now())
-	current, err := s.getOrAbsent(ctx, key)
-	if err != nil {
-		return storage.KV{}, err
+	var current storage.KV
+	if guess != nil {
+		current = *guess
+	} else {
+		var err error
+		if current, err = s.getOrAbsent(ctx, key); err != nil {
+			return storage.KV{}, err
+		}
 	}
+	guessed := guess != nil
 	for {
 		value, err := tryUpdate(current)
+		if err != nil && guessed {
+			guessed = false
+			if current, err = s.getOrAbsent(ctx, key); err != nil {
+				return storage.KV{}, err
+			}
+			continue
+		}
 		if err != nil {
 			return storage.KV{}, err
 		}
 		if value == nil {
+			if guessed {
+				// Only a confirmed state may be reported unchanged.
+				guessed = false
+				if current, err = s.getOrAbsent(ctx, key); err != nil {
+					return storage.KV{}, err
+				}
+				continue
+			}
 			return current, nil
 		}
-		var opts []clientv3.OpOption
-		if ttl > 0 {
-			lease, err := s.client.Grant(ctx, ttl)
-			if err != nil {
-				return storage.KV{}, translate(err, key)
-			}
-			opts = append(opts, clientv3.WithLease(lease.ID))
-		}
-		resp, err := s.client.Txn(ctx).
-			If(clientv3.Compare(clientv3.ModRevision(key), "=", current.Revision)).
-			Then(clientv3.OpPut(key, string(value), opts...)).
-			Else(clientv3.OpGet(key)).
-			Commit()
+		resp, err := s.putIfRevision(ctx, key, ttl, current.Revision, value)
 		if err != nil {
-			return storage.KV{}, translate(err, key)
+			return storage.KV{}, err
 		}
 		if resp.Succeeded {
 			return storage.KV{Key: key, Value: value, Revision: resp.Header.Revision}, nil
 		}
-		current = fromElse(key, resp)
+		current, guessed = fromElse(key, resp), false
 		s.lg.Debug("update lost a race; retrying", zap.String("key", key), zap.Int64("revision", current.Revision))
 	}
+}
+
+// putIfRevision writes value if key is still at rev, returning the current
+// state in the failed branch.
+func (s *Store) putIfRevision(ctx context.Context, key string, ttl, rev int64, value []byte) (*clientv3.TxnResponse, error) {
+	var opts []clientv3.OpOption
+	if ttl > 0 {
+		lease, err := s.client.Grant(ctx, ttl)
+		if err != nil {
+			return nil, translate(err, key)
+		}
+		opts = append(opts, clientv3.WithLease(lease.ID))
+	}
+	resp, err := s.client.Txn(ctx).
+		If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
+		Then(clientv3.OpPut(key, string(value), opts...)).
+		Else(clientv3.OpGet(key)).
+		Commit()
+	if err != nil {
+		return nil, translate(err, key)
+	}
+	return resp, nil
+}
+
+// RequestProgress asks etcd to send a progress notification on this
+// store's watch streams, so caches learn the current revision when idle.
+func (s *Store) RequestProgress(ctx context.Context) error {
+	return s.client.RequestProgress(clientv3.WithRequireLeader(ctx))
 }
 
 // Delete implements storage.Interface.

@@ -32,6 +32,13 @@ func (w *watcher) Stop() {
 // Watch implements storage.Watchable with one etcd watch, asking for
 // previous values so deletes carry the last state.
 func (s *Store) Watch(ctx context.Context, key string, opts storage.WatchOptions) (storage.Watcher, error) {
+	var initial []storage.Event
+	if opts.InitialState {
+		var err error
+		if initial, opts.Revision, err = s.initialState(ctx, key, opts); err != nil {
+			return nil, err
+		}
+	}
 	wctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
 	eopts := []clientv3.OpOption{clientv3.WithPrevKV()}
 	if opts.Prefix {
@@ -45,11 +52,67 @@ func (s *Store) Watch(ctx context.Context, key string, opts storage.WatchOptions
 	}
 	w := &watcher{cancel: cancel, result: make(chan storage.Event, 100), done: make(chan struct{})}
 	ch := s.client.Watch(wctx, key, eopts...)
-	go w.relay(wctx, key, ch)
+	go func() {
+		for _, e := range initial {
+			if !w.send(wctx, e) {
+				break
+			}
+		}
+		w.relay(wctx, key, ch, opts.Predicate)
+	}()
 	return w, nil
 }
 
-func (w *watcher) relay(ctx context.Context, key string, ch clientv3.WatchChan) {
+// initialState lists what the watch starts from: Added events for the
+// matching objects (the one key, unless opts.Prefix), and the revision of
+// that list, read in one snapshot.
+func (s *Store) initialState(ctx context.Context, key string, opts storage.WatchOptions) ([]storage.Event, int64, error) {
+	var out []storage.Event
+	lo := storage.ListOptions{Predicate: opts.Predicate, Limit: pageSize}
+	for {
+		res, err := s.List(ctx, key, lo)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, kv := range res.Items {
+			if opts.Prefix || kv.Key == key {
+				out = append(out, storage.Event{Type: storage.Added, Key: kv.Key, Value: kv.Value, Revision: kv.Revision})
+			}
+		}
+		if !res.More || !opts.Prefix {
+			return out, res.Revision, nil
+		}
+		lo.StartKey, lo.Revision = res.NextKey, res.Revision
+	}
+}
+
+// filter applies the predicate to an event; ok is false when the watcher
+// does not see it.
+func filter(e storage.Event, p storage.Predicate) (storage.Event, bool, error) {
+	if p.Empty() {
+		return e, true, nil
+	}
+	newMatch, oldMatch := false, false
+	var err error
+	switch e.Type {
+	case storage.Added:
+		newMatch, err = p.Matches(e.Key, e.Value)
+	case storage.Deleted:
+		oldMatch, err = p.Matches(e.Key, e.Value)
+	case storage.Modified:
+		if newMatch, err = p.Matches(e.Key, e.Value); err == nil && e.PrevValue != nil {
+			oldMatch, err = p.Matches(e.Key, e.PrevValue)
+		}
+	}
+	if err != nil {
+		return e, false, err
+	}
+	t, ok := storage.Transition(e.Type, oldMatch, newMatch)
+	e.Type = t
+	return e, ok, nil
+}
+
+func (w *watcher) relay(ctx context.Context, key string, ch clientv3.WatchChan, p storage.Predicate) {
 	defer close(w.done)
 	defer close(w.result)
 	for resp := range ch {
@@ -67,7 +130,12 @@ func (w *watcher) relay(ctx context.Context, key string, ch clientv3.WatchChan) 
 			continue
 		}
 		for _, e := range resp.Events {
-			if !w.send(ctx, convertEvent(e)) {
+			ev, ok, err := filter(convertEvent(e), p)
+			if err != nil {
+				w.send(ctx, storage.Event{Type: storage.Error, Err: err})
+				return
+			}
+			if ok && !w.send(ctx, ev) {
 				return
 			}
 		}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"platform.io/client/api/labels"
+
 	"platform.io/platform/pkg/apiserver/storage"
 )
 
@@ -107,7 +109,7 @@ func listChunks(t *testing.T, s storage.Interface, prefix string) {
 			t.Fatal(err)
 		}
 	}
-	first, err := s.List(ctx, prefix, storage.ListOptions{Limit: 3})
+	first, err := s.List(ctx, prefix, storage.ListOptions{Limit: 3, Consistent: true})
 	if err != nil || len(first.Items) != 3 || !first.More || first.Remaining != 4 {
 		t.Fatalf("first page: %+v %v", first, err)
 	}
@@ -133,14 +135,24 @@ func listChunks(t *testing.T, s storage.Interface, prefix string) {
 		t.Fatalf("chunks of one snapshot: %v", all)
 	}
 	// A filter keeps reading until the limit is met.
-	even, err := s.List(ctx, prefix, storage.ListOptions{Limit: 2, Filter: func(kv storage.KV) (bool, error) {
-		return string(kv.Value) == "late" || (len(kv.Value) == 1 && (kv.Value[0]-'0')%2 == 0), nil
-	}})
+	even, err := s.List(ctx, prefix, storage.ListOptions{Limit: 2, Consistent: true, Predicate: evenPredicate()})
 	if err != nil || len(even.Items) != 2 || string(even.Items[1].Value) != "2" || !even.More {
 		t.Fatalf("filtered list: %+v %v", even, err)
 	}
 	n, err := s.Count(ctx, prefix)
 	if err != nil || n != 8 {
 		t.Fatalf("count: %d %v", n, err)
+	}
+}
+
+// evenPredicate selects values "late" and the even digits through a label
+// selector over attributes derived from the value.
+func evenPredicate() storage.Predicate {
+	return storage.Predicate{
+		Label: labels.SelectorFromSet(labels.Set{"even": "true"}),
+		GetAttrs: func(_ string, v []byte) (storage.Attrs, error) {
+			even := string(v) == "late" || (len(v) == 1 && (v[0]-'0')%2 == 0)
+			return storage.Attrs{Labels: labels.Set{"even": fmt.Sprint(even)}}, nil
+		},
 	}
 }

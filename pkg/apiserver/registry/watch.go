@@ -1,0 +1,74 @@
+package registry
+
+import (
+	"context"
+
+	"platform.io/client/api/fields"
+	"platform.io/client/api/labels"
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/storage"
+)
+
+// WatchOptions narrow a watch.
+type WatchOptions struct {
+	// ResourceVersion: "" sends the current objects first (a consistent
+	// read), "0" the same from the cache as it is, N only changes after N.
+	ResourceVersion string
+	// Name watches one object.
+	Name  string
+	Label labels.Selector
+	Field fields.Selector
+	// Bookmarks asks for Progress events, which become BOOKMARKs.
+	Bookmarks bool
+}
+
+// Watch streams changes to the objects in namespace ns ("" for all).
+func (s *Store) Watch(ctx context.Context, ns string, opts WatchOptions) (storage.Watcher, error) {
+	w, ok := s.storage.(storage.Watchable)
+	if !ok {
+		return nil, s.interpret(errNoWatch, "")
+	}
+	key, prefix := s.keyPrefix(ns), true
+	if opts.Name != "" {
+		key, prefix = s.key(ns, opts.Name), false
+	}
+	so := storage.WatchOptions{Prefix: prefix, ProgressNotify: opts.Bookmarks, Predicate: s.predicate(opts.Label, opts.Field)}
+	switch opts.ResourceVersion {
+	case "":
+		rev, err := s.storage.CurrentRevision(ctx)
+		if err != nil {
+			return nil, s.interpret(err, "")
+		}
+		so.InitialState, so.Revision = true, rev
+	case "0":
+		so.InitialState = true
+	default:
+		rev, err := parseResourceVersion(opts.ResourceVersion)
+		if err != nil {
+			return nil, err
+		}
+		so.Revision = rev
+	}
+	watcher, err := w.Watch(ctx, key, so)
+	if err != nil {
+		return nil, s.interpret(err, opts.Name)
+	}
+	return watcher, nil
+}
+
+// EventObject decodes the object of a watch event in the served version,
+// with the event's revision as its resourceVersion.
+func (s *Store) EventObject(e storage.Event) (meta.Object, error) {
+	return s.decode(storage.KV{Key: e.Key, Value: e.Value, Revision: e.Revision})
+}
+
+// BookmarkObject is the object of a BOOKMARK: the served kind with only
+// metadata.resourceVersion set.
+func (s *Store) BookmarkObject(rev int64) meta.Object {
+	obj := s.Resource.New()
+	tm := obj.GetTypeMeta()
+	tm.APIVersion, tm.Kind = s.Resource.GroupVersion().String(), s.Resource.Kind
+	obj.GetObjectMeta().ResourceVersion = formatRV(rev)
+	return obj
+}

@@ -1,0 +1,272 @@
+package cacher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+
+	"platform.io/client/api/labels"
+
+	"platform.io/platform/pkg/apiserver/storage"
+	"platform.io/platform/pkg/apiserver/storage/etcd3"
+	"platform.io/platform/pkg/apiserver/storage/etcdtest"
+	"platform.io/platform/pkg/apiserver/storage/storagetest"
+)
+
+// attrs derives a "v" label from the value, so tests can select by value.
+func attrs(_ string, v []byte) (storage.Attrs, error) {
+	return storage.Attrs{Labels: labels.Set{"v": string(v), "even": fmt.Sprint(len(v) == 1 && (v[0]-'0')%2 == 0 || string(v) == "late")}}, nil
+}
+
+func start(t *testing.T, capacity int) (*Cacher, *etcd3.Store, string) {
+	t.Helper()
+	client, prefix := etcdtest.Client(t)
+	backend := etcd3.New(zap.NewNop(), client, nil)
+	c := New(zap.NewNop(), Config{Backend: backend, Prefix: prefix, Attrs: attrs, Capacity: capacity,
+		BookmarkInterval: 200 * time.Millisecond, Resource: "test"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { c.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return c, backend, prefix
+}
+
+func TestConformance(t *testing.T) {
+	c, _, prefix := start(t, 100)
+	storagetest.Run(t, c, prefix)
+}
+
+func recv(t *testing.T, w storage.Watcher) storage.Event {
+	t.Helper()
+	select {
+	case e, ok := <-w.ResultChan():
+		if !ok {
+			t.Fatal("watch closed")
+		}
+		return e
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event within 10s")
+	}
+	return storage.Event{}
+}
+
+func TestWatchFromRevisionAndInitialState(t *testing.T) {
+	c, backend, prefix := start(t, 100)
+	ctx := context.Background()
+	a, _ := backend.Create(ctx, prefix+"a", []byte("1"), 0)
+	backend.Create(ctx, prefix+"b", []byte("2"), 0)
+	// From a revision: the changes after it, replayed from the window.
+	w, err := c.Watch(ctx, prefix, storage.WatchOptions{Revision: a.Revision, Prefix: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if e := recv(t, w); e.Type != storage.Added || e.Key != prefix+"b" {
+		t.Fatalf("replayed %+v", e)
+	}
+	// Initial state: Added for each object, then live changes.
+	w2, err := c.Watch(ctx, prefix, storage.WatchOptions{Prefix: true, InitialState: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Stop()
+	got := []string{recv(t, w2).Key, recv(t, w2).Key}
+	if got[0] != prefix+"a" || got[1] != prefix+"b" {
+		t.Fatalf("initial state %v", got)
+	}
+	backend.Delete(ctx, prefix+"a", nil)
+	for _, w := range []storage.Watcher{w, w2} {
+		if e := recv(t, w); e.Type != storage.Deleted || e.Key != prefix+"a" || string(e.Value) != "1" {
+			t.Fatalf("delete event %+v", e)
+		}
+	}
+	// One key only.
+	w3, err := c.Watch(ctx, prefix+"b", storage.WatchOptions{InitialState: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w3.Stop()
+	backend.Create(ctx, prefix+"bb", []byte("x"), 0)
+	backend.GuaranteedUpdate(ctx, prefix+"b", 0, func(storage.KV) ([]byte, error) { return []byte("4"), nil })
+	if e := recv(t, w3); e.Key != prefix+"b" || e.Type != storage.Added {
+		t.Fatalf("single-key initial %+v", e)
+	}
+	if e := recv(t, w3); e.Key != prefix+"b" || e.Type != storage.Modified || string(e.Value) != "4" {
+		t.Fatalf("single-key change %+v", e)
+	}
+}
+
+func TestWatchTooOld(t *testing.T) {
+	c, backend, prefix := start(t, 3)
+	ctx := context.Background()
+	first, _ := backend.Create(ctx, prefix+"k", []byte("0"), 0)
+	for i := 1; i <= 5; i++ {
+		backend.GuaranteedUpdate(ctx, prefix+"k", 0, func(storage.KV) ([]byte, error) { return []byte(fmt.Sprint(i)), nil })
+	}
+	waitRev(t, c, first.Revision+5)
+	if _, err := c.Watch(ctx, prefix, storage.WatchOptions{Revision: first.Revision, Prefix: true}); !errors.Is(err, storage.ErrExpired) {
+		t.Fatalf("watch from before the window: %v", err)
+	}
+	w, err := c.Watch(ctx, prefix, storage.WatchOptions{Revision: first.Revision + 3, Prefix: true})
+	if err != nil {
+		t.Fatalf("watch inside the window: %v", err)
+	}
+	defer w.Stop()
+	if e := recv(t, w); string(e.Value) != "4" {
+		t.Fatalf("first replayed event %+v", e)
+	}
+}
+
+func waitRev(t *testing.T, c *Cacher, rev int64) {
+	t.Helper()
+	if err := c.waitFresh(context.Background(), rev, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSelectorTransitions(t *testing.T) {
+	c, backend, prefix := start(t, 100)
+	ctx := context.Background()
+	backend.Create(ctx, prefix+"x", []byte("1"), 0)
+	pred := storage.Predicate{Label: labels.SelectorFromSet(labels.Set{"v": "2"}), GetAttrs: attrs}
+	w, err := c.Watch(ctx, prefix, storage.WatchOptions{Prefix: true, InitialState: true, Predicate: pred})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	set := func(v string) {
+		backend.GuaranteedUpdate(ctx, prefix+"x", 0, func(storage.KV) ([]byte, error) { return []byte(v), nil })
+	}
+	set("2") // starts matching: ADDED
+	if e := recv(t, w); e.Type != storage.Added || string(e.Value) != "2" {
+		t.Fatalf("start matching: %+v", e)
+	}
+	set("3") // stops matching: DELETED
+	if e := recv(t, w); e.Type != storage.Deleted || string(e.Value) != "3" {
+		t.Fatalf("stop matching: %+v", e)
+	}
+	set("4") // still not matching: nothing; then matching again
+	set("2")
+	if e := recv(t, w); e.Type != storage.Added || string(e.Value) != "2" {
+		t.Fatalf("match again: %+v", e)
+	}
+}
+
+func TestManyWatchersSeeEveryEvent(t *testing.T) {
+	c, backend, prefix := start(t, 100)
+	ctx := context.Background()
+	const watchers, events = 200, 50
+	var ws []storage.Watcher
+	for i := 0; i < watchers; i++ {
+		w, err := c.Watch(ctx, prefix, storage.WatchOptions{Prefix: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		ws = append(ws, w)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, watchers)
+	for _, w := range ws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var last int64
+			for i := 0; i < events; i++ {
+				select {
+				case e := <-w.ResultChan():
+					if e.Revision <= last || e.Key != fmt.Sprintf("%s%03d", prefix, i) {
+						errs <- fmt.Errorf("event %d: %+v after revision %d", i, e, last)
+						return
+					}
+					last = e.Revision
+				case <-time.After(20 * time.Second):
+					errs <- fmt.Errorf("timed out after %d events", i)
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < events; i++ {
+		if _, err := backend.Create(ctx, fmt.Sprintf("%s%03d", prefix, i), []byte("v"), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestBookmarks(t *testing.T) {
+	c, backend, prefix := start(t, 100)
+	ctx := context.Background()
+	kv, _ := backend.Create(ctx, prefix+"a", []byte("1"), 0)
+	w, err := c.Watch(ctx, prefix, storage.WatchOptions{Prefix: true, Revision: kv.Revision, ProgressNotify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if e := recv(t, w); e.Type != storage.Progress || e.Revision < kv.Revision {
+		t.Fatalf("periodic bookmark: %+v", e)
+	}
+	backend.Create(ctx, prefix+"b", []byte("2"), 0)
+	w.(storage.ProgressRequester).RequestProgress()
+	e1, e2 := recv(t, w), recv(t, w)
+	for e1.Type == storage.Progress && e2.Type != storage.Added { // skip periodic ones
+		e1, e2 = e2, recv(t, w)
+	}
+	if e1.Type != storage.Added || e2.Type != storage.Progress || e2.Revision < e1.Revision {
+		t.Fatalf("requested bookmark must follow the events before it: %+v then %+v", e1, e2)
+	}
+}
+
+func TestConsistentListWaitsForEtcd(t *testing.T) {
+	c, backend, prefix := start(t, 100)
+	ctx := context.Background()
+	kv, _ := backend.Create(ctx, prefix+"a", []byte("1"), 0)
+	res, err := c.List(ctx, prefix, storage.ListOptions{Consistent: true})
+	if err != nil || res.Revision < kv.Revision || len(res.Items) != 1 {
+		t.Fatalf("consistent list right after a write: %+v %v", res, err)
+	}
+	// A revision far ahead is never reached.
+	if _, err := c.List(ctx, prefix, storage.ListOptions{MinRevision: kv.Revision + 1000}); !errors.Is(err, storage.ErrTooNew) {
+		t.Fatalf("list at a future revision: %v", err)
+	}
+	n, err := c.Count(ctx, prefix)
+	if err != nil || n != 1 {
+		t.Fatalf("count %d %v", n, err)
+	}
+}
+
+func TestSlowWatcherIsStopped(t *testing.T) {
+	c, backend, prefix := start(t, 10)
+	ctx := context.Background()
+	slow, err := c.Watch(ctx, prefix, storage.WatchOptions{Prefix: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Stop()
+	var last storage.KV
+	for i := 0; i < watcherBuffer+20; i++ {
+		last, _ = backend.Create(ctx, fmt.Sprintf("%s%05d", prefix, i), []byte("v"), 0)
+	}
+	waitRev(t, c, last.Revision)
+	n := 0
+	for range slow.ResultChan() {
+		n++
+	}
+	if n == 0 || n > watcherBuffer+1 {
+		t.Fatalf("slow watcher got %d events before it was stopped", n)
+	}
+	if !strings.HasPrefix(prefix, "/") {
+		t.Fatal(prefix)
+	}
+}

@@ -1,0 +1,240 @@
+package cacher
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"platform.io/platform/pkg/apiserver/storage"
+)
+
+// watcherBuffer is how many events a watcher may fall behind before it is stopped.
+const watcherBuffer = 1024
+
+// cacheWatcher is one watch served from the cache.
+type cacheWatcher struct {
+	c      *Cacher
+	key    string
+	prefix bool
+	pred   storage.Predicate
+	// minRev: only events after it are sent (earlier ones are in the initial state).
+	minRev int64
+	// in is fed by the cache under its lock and closed when the watcher ends.
+	in  chan storage.Event
+	out chan storage.Event
+	// initial events are sent before anything from in.
+	initial []storage.Event
+	// c.mu guards terminated, bookmarks and lastBookmark.
+	terminated   bool
+	bookmarks    bool
+	lastBookmark time.Time
+	stopOnce     sync.Once
+	stop         chan struct{}
+	done         chan struct{}
+}
+
+var _ storage.ProgressRequester = (*cacheWatcher)(nil)
+
+func (w *cacheWatcher) ResultChan() <-chan storage.Event { return w.out }
+
+// Stop ends the watch and waits for its goroutine.
+func (w *cacheWatcher) Stop() {
+	w.stopOnce.Do(func() {
+		w.c.mu.Lock()
+		w.c.removeLocked(w)
+		w.c.mu.Unlock()
+		close(w.stop)
+	})
+	<-w.done
+}
+
+// RequestProgress queues a Progress event at the cache's revision.
+func (w *cacheWatcher) RequestProgress() {
+	w.c.mu.Lock()
+	defer w.c.mu.Unlock()
+	w.c.bookmarkLocked(w, time.Now())
+}
+
+// forward sends the initial events, then the live ones, until stopped or
+// until the cache closes in.
+func (w *cacheWatcher) forward() {
+	defer close(w.done)
+	defer close(w.out)
+	for _, e := range w.initial {
+		select {
+		case w.out <- e:
+		case <-w.stop:
+			return
+		}
+	}
+	w.initial = nil
+	for {
+		select {
+		case e, ok := <-w.in:
+			if !ok {
+				return
+			}
+			select {
+			case w.out <- e:
+			case <-w.stop:
+				return
+			}
+		case <-w.stop:
+			return
+		}
+	}
+}
+
+// removeLocked unregisters w and closes its input once.
+func (c *Cacher) removeLocked(w *cacheWatcher) {
+	if w.terminated {
+		return
+	}
+	w.terminated = true
+	delete(c.watchers, w)
+	close(w.in)
+	if m := c.cfg.Metrics; m != nil {
+		m.watchers.WithLabelValues(c.cfg.Resource).Set(float64(len(c.watchers)))
+	}
+}
+
+func (c *Cacher) terminateAllLocked() {
+	for w := range c.watchers {
+		c.removeLocked(w)
+	}
+}
+
+// wants reports whether w sees changes to key.
+func (w *cacheWatcher) wants(key string) bool {
+	if w.prefix {
+		return strings.HasPrefix(key, w.key)
+	}
+	return key == w.key
+}
+
+// view returns what w sees of ev, if anything, counting only changes after
+// revision after.
+func (w *cacheWatcher) view(ev *event, after int64) (storage.Event, bool) {
+	if ev.Revision <= after || !w.wants(ev.Key) {
+		return storage.Event{}, false
+	}
+	if w.pred.Empty() {
+		return ev.Event, true
+	}
+	oldMatch := ev.hasPrev && w.pred.MatchesAttrs(ev.prevAttrs)
+	newMatch := ev.Type != storage.Deleted && w.pred.MatchesAttrs(ev.attrs)
+	t, ok := storage.Transition(ev.Type, oldMatch, newMatch)
+	out := ev.Event
+	out.Type = t
+	return out, ok
+}
+
+// dispatchLocked queues ev for every watcher that sees it; a watcher whose
+// buffer is full is stopped rather than allowed to hold up the others.
+func (c *Cacher) dispatchLocked(ev *event) {
+	sent := 0
+	for w := range c.watchers {
+		e, ok := w.view(ev, w.minRev)
+		if !ok {
+			continue
+		}
+		select {
+		case w.in <- e:
+			sent++
+		default:
+			c.lg.Info("stopping a watcher that fell behind")
+			c.removeLocked(w)
+			if m := c.cfg.Metrics; m != nil {
+				m.dropped.WithLabelValues(c.cfg.Resource).Inc()
+			}
+		}
+	}
+	if m := c.cfg.Metrics; m != nil && sent > 0 {
+		m.events.WithLabelValues(c.cfg.Resource).Add(float64(sent))
+	}
+}
+
+// Watch implements storage.Watchable from the cache.
+func (c *Cacher) Watch(ctx context.Context, key string, opts storage.WatchOptions) (storage.Watcher, error) {
+	// Wait for the first list, and for a start revision the cache has not reached.
+	if err := c.waitFresh(ctx, max(opts.Revision, 1), 10*time.Second); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if opts.Revision > 0 && opts.Revision < c.oldest && !opts.InitialState {
+		return nil, storage.NewExpired(key, opts.Revision)
+	}
+	w := &cacheWatcher{
+		c: c, key: key, prefix: opts.Prefix, pred: opts.Predicate, minRev: c.rev,
+		in: make(chan storage.Event, watcherBuffer), out: make(chan storage.Event),
+		stop: make(chan struct{}), done: make(chan struct{}),
+		bookmarks: opts.ProgressNotify, lastBookmark: time.Now(),
+	}
+	if opts.InitialState {
+		w.initial = c.stateLocked(w)
+	} else if opts.Revision > 0 {
+		for _, ev := range c.window {
+			if e, ok := w.view(ev, opts.Revision); ok {
+				w.initial = append(w.initial, e)
+			}
+		}
+	}
+	c.watchers[w] = struct{}{}
+	if m := c.cfg.Metrics; m != nil {
+		m.watchers.WithLabelValues(c.cfg.Resource).Set(float64(len(c.watchers)))
+	}
+	go w.forward()
+	context.AfterFunc(ctx, func() { go w.Stop() })
+	return w, nil
+}
+
+// stateLocked returns Added events for the current objects w sees.
+func (c *Cacher) stateLocked(w *cacheWatcher) []storage.Event {
+	var out []storage.Event
+	prefix := w.key
+	c.ascendLocked(prefix, "", func(e *entry) bool {
+		if !w.prefix && e.kv.Key != w.key {
+			return e.kv.Key < w.key
+		}
+		if w.pred.Empty() || w.pred.MatchesAttrs(e.attrs) {
+			out = append(out, storage.Event{Type: storage.Added, Key: e.kv.Key, Value: e.kv.Value, Revision: e.kv.Revision})
+		}
+		return w.prefix
+	})
+	return out
+}
+
+// bookmarks sends Progress events to watchers that asked for them.
+func (c *Cacher) bookmarks(ctx context.Context) {
+	tick := time.NewTicker(min(c.cfg.BookmarkInterval, time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			c.mu.Lock()
+			for w := range c.watchers {
+				if w.bookmarks && now.Sub(w.lastBookmark) >= c.cfg.BookmarkInterval {
+					c.bookmarkLocked(w, now)
+				}
+			}
+			c.mu.Unlock()
+		}
+	}
+}
+
+// bookmarkLocked queues a Progress event for w if there is room; a full
+// buffer means events are flowing anyway.
+func (c *Cacher) bookmarkLocked(w *cacheWatcher, now time.Time) {
+	if w.terminated {
+		return
+	}
+	select {
+	case w.in <- storage.Event{Type: storage.Progress, Revision: c.rev}:
+		w.lastBookmark = now
+	default:
+	}
+}
