@@ -15,6 +15,7 @@ import (
 
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
+	"platform.io/client/codec/protobuf"
 
 	"platform.io/platform/pkg/apiserver/registry"
 )
@@ -54,6 +55,46 @@ func mediaType(r *http.Request) string {
 	return mt
 }
 
+// body is a request body: JSON (YAML is converted) or an enveloped protobuf.
+type body struct {
+	data  []byte
+	proto bool
+}
+
+// readObjectBody reads a body that holds an object.
+func readObjectBody(r *http.Request) (body, error) {
+	switch mediaType(r) {
+	case mediaProtobuf, mediaUpstreamProtobuf:
+		data, err := readBody(r)
+		return body{data: data, proto: true}, err
+	}
+	data, err := bodyJSON(r)
+	return body{data: data}, err
+}
+
+// decode decodes the body into v; a protobuf body must have the envelope.
+func (b body) decode(v any) error {
+	if b.proto {
+		m, ok := v.(protobuf.Message)
+		if !ok {
+			return apierrors.NewUnsupportedMediaType("this body cannot be sent as protobuf")
+		}
+		apiVersion, kind, err := protobuf.DecodeInto(b.data, m)
+		if err != nil {
+			return apierrors.NewBadRequest(fmt.Sprintf("the protobuf body is not valid: %v", err))
+		}
+		if o, ok := v.(interface{ GetTypeMeta() *meta.TypeMeta }); ok {
+			tm := o.GetTypeMeta()
+			tm.APIVersion, tm.Kind = apiVersion, kind
+		}
+		return nil
+	}
+	if err := json.Unmarshal(b.data, v); err != nil {
+		return apierrors.NewBadRequest(fmt.Sprintf("the body is not valid: %v", err))
+	}
+	return nil
+}
+
 // bodyJSON returns the request body as JSON, converting YAML.
 func bodyJSON(r *http.Request) ([]byte, error) {
 	data, err := readBody(r)
@@ -70,7 +111,7 @@ func bodyJSON(r *http.Request) ([]byte, error) {
 		}
 		return j, nil
 	default:
-		return nil, apierrors.NewUnsupportedMediaType(fmt.Sprintf("the body of type %q is not supported; use %q or %q", mt, contentTypeJSON, "application/yaml"))
+		return nil, apierrors.NewUnsupportedMediaType(fmt.Sprintf("the body of type %q is not supported; use %q, %q or %q", mt, contentTypeJSON, "application/yaml", mediaProtobuf))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -13,9 +14,17 @@ import (
 	"platform.io/platform/pkg/apiserver/registry"
 )
 
+// Config tunes the handler.
+type Config struct {
+	// MinRequestTimeout is the least a watch without timeoutSeconds lasts;
+	// each lasts a random time up to twice as long, spreading reconnects.
+	MinRequestTimeout time.Duration
+}
+
 // Handler serves every registered resource and the discovery documents.
 type Handler struct {
-	lg *zap.Logger
+	lg  *zap.Logger
+	cfg Config
 	// stores by group version, then resource name.
 	stores map[meta.GroupVersion]map[string]*registry.Store
 	// groups lists the named groups with their versions, preferred first.
@@ -25,8 +34,11 @@ type Handler struct {
 
 // NewHandler serves stores. The first store registered for a group decides
 // its preferred version.
-func NewHandler(lg *zap.Logger, stores []*registry.Store) *Handler {
-	h := &Handler{lg: lg, stores: map[meta.GroupVersion]map[string]*registry.Store{}, groups: map[string][]string{}}
+func NewHandler(lg *zap.Logger, cfg Config, stores []*registry.Store) *Handler {
+	if cfg.MinRequestTimeout <= 0 {
+		cfg.MinRequestTimeout = 30 * time.Minute
+	}
+	h := &Handler{lg: lg, cfg: cfg, stores: map[meta.GroupVersion]map[string]*registry.Store{}, groups: map[string][]string{}}
 	for _, s := range stores {
 		gv := s.Resource.GroupVersion()
 		if h.stores[gv] == nil {
@@ -72,12 +84,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
 		return
 	}
-	out, err := negotiate(r, false, false)
+	out, err := negotiate(r, false, true)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	req := &request{w: w, r: r, info: info, store: s, lg: h.lg, out: out}
+	req := &request{w: w, r: r, info: info, store: s, lg: h.lg, out: out, minRequestTimeout: h.cfg.MinRequestTimeout}
 	if info.Subresource != "" {
 		req.serveSubresource()
 		return
@@ -93,13 +105,10 @@ type request struct {
 	store *registry.Store
 	lg    *zap.Logger
 	// out is the negotiated response format.
-	out negotiated
+	out               negotiated
+	minRequestTimeout time.Duration
 }
 
-func (q *request) fail(err error) { writeError(q.w, q.r, err) }
-
-// write encodes v in the negotiated format.
-func (q *request) write(code int, v any) { writeJSON(q.w, q.r, code, v) }
 
 func (q *request) serveMain() {
 	switch q.info.Verb {
@@ -122,7 +131,7 @@ func (q *request) serveMain() {
 	case "deletecollection":
 		q.deleteCollection()
 	case "watch":
-		q.fail(apierrors.NewBadRequest("watch is not served by this server yet"))
+		q.watch()
 	default:
 		q.methodNotAllowed(q.r.Method)
 	}

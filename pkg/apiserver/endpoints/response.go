@@ -3,7 +3,6 @@ package endpoints
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -41,17 +40,9 @@ func wantPretty(r *http.Request) bool {
 	return false
 }
 
-// writeError writes err as a Status. Errors that are not StatusErrors are
-// internal errors: a client can never cause one.
+// writeError writes err as a JSON Status, for failures before negotiation.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
-	var se *apierrors.StatusError
-	if !errors.As(err, &se) {
-		se = apierrors.NewInternalError(err)
-	}
-	st := se.Status()
-	if st.Code == 0 {
-		st.Code = http.StatusInternalServerError
-	}
+	st := statusOf(err)
 	if d := st.Details; d != nil && d.RetryAfterSeconds > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(d.RetryAfterSeconds)))
 	}

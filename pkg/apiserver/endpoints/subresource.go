@@ -53,12 +53,12 @@ func (q *request) serveAction(act registry.Action) {
 		q.fail(err)
 		return
 	}
-	body, err := bodyJSON(q.r)
+	b, err := readObjectBody(q.r)
 	if err != nil {
 		q.fail(err)
 		return
 	}
-	out, err := act(q.ctx(), q.store, q.info.Namespace, q.info.Name, body, dry)
+	out, err := act(q.ctx(), q.store, q.info.Namespace, q.info.Name, b.decode, dry)
 	if err != nil {
 		q.fail(err)
 		return
@@ -110,18 +110,18 @@ func (q *request) writeScale(acc *registry.ScaleAccessor) {
 	}
 	isPatch := q.info.Verb == "patch"
 	var pt patch.Type
-	var body []byte
+	var b body
 	if isPatch {
-		pt, body, err = patchBody(q.r)
+		pt, b.data, err = patchBody(q.r)
 	} else {
-		body, err = bodyJSON(q.r)
+		b, err = readObjectBody(q.r)
 	}
 	if err != nil {
 		q.fail(err)
 		return
 	}
 	transform := func(_ context.Context, cur meta.Object) (meta.Object, error) {
-		sc, err := q.newScale(acc, cur, isPatch, pt, body)
+		sc, err := q.newScale(acc, cur, isPatch, pt, b)
 		if err != nil {
 			return nil, err
 		}
@@ -145,20 +145,19 @@ func (q *request) writeScale(acc *registry.ScaleAccessor) {
 
 // newScale decodes the requested Scale: the body of a replace, or the
 // current Scale with the patch applied.
-func (q *request) newScale(acc *registry.ScaleAccessor, cur meta.Object, isPatch bool, pt patch.Type, body []byte) (*autoscalingv1.Scale, error) {
-	data := body
+func (q *request) newScale(acc *registry.ScaleAccessor, cur meta.Object, isPatch bool, pt patch.Type, b body) (*autoscalingv1.Scale, error) {
 	if isPatch {
 		original, err := json.Marshal(scaleOf(acc, cur))
 		if err != nil {
 			return nil, apierrors.NewInternalError(err)
 		}
-		if data, err = patch.Apply(pt, original, body, reflectScale); err != nil {
+		if b.data, err = patch.Apply(pt, original, b.data, reflectScale); err != nil {
 			return nil, patchError(err)
 		}
 	}
 	sc := &autoscalingv1.Scale{}
-	if err := json.Unmarshal(data, sc); err != nil {
-		return nil, apierrors.NewBadRequest(fmt.Sprintf("the body is not a valid Scale: %v", err))
+	if err := b.decode(sc); err != nil {
+		return nil, err
 	}
 	if sc.Kind != "" && sc.Kind != "Scale" {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("the kind in the body (%s) does not match the expected kind (Scale)", sc.Kind))

@@ -43,14 +43,21 @@ func (q *request) list() {
 	q.write(http.StatusOK, list)
 }
 
-// decodeBody reads and decodes the request body as an object of the resource.
+// decodeBody reads and decodes the request body as an object of the
+// resource, in JSON, YAML or protobuf.
 func (q *request) decodeBody() (meta.Object, error) {
-	data, err := bodyJSON(q.r)
+	b, err := readObjectBody(q.r)
 	if err != nil {
 		return nil, err
 	}
 	obj := q.store.Resource.New()
-	if err := decodeInto(q.w, q.r, data, obj, q.store.Resource); err != nil {
+	if b.proto {
+		if err := b.decode(obj); err != nil {
+			return nil, err
+		}
+		return obj, checkTypeMeta(obj.GetTypeMeta(), q.store.Resource)
+	}
+	if err := decodeInto(q.w, q.r, b.data, obj, q.store.Resource); err != nil {
 		return nil, err
 	}
 	return obj, nil
@@ -234,13 +241,13 @@ func (q *request) deleteCollection() {
 // parameters override it.
 func deleteOptions(r *http.Request) (*meta.DeleteOptions, error) {
 	opts := &meta.DeleteOptions{}
-	data, err := bodyJSON(r)
+	b, err := readObjectBody(r)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > 0 {
-		if err := json.Unmarshal(data, opts); err != nil {
-			return nil, apierrors.NewBadRequest(fmt.Sprintf("the body is not valid DeleteOptions: %v", err))
+	if len(b.data) > 0 {
+		if err := b.decode(opts); err != nil {
+			return nil, err
 		}
 	}
 	query := r.URL.Query()

@@ -2,6 +2,8 @@ package options
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -11,20 +13,65 @@ import (
 type API struct {
 	// EventTTL is how long events are kept.
 	EventTTL time.Duration
+	// WatchCache serves watches and lists from memory.
+	WatchCache bool
+	// DefaultWatchCacheSize is how many recent events each resource's cache keeps.
+	DefaultWatchCacheSize int
+	// WatchCacheSizes overrides the size per resource: "resource[.group]#size".
+	WatchCacheSizes []string
+	// MinRequestTimeout is the least time a watch lasts without a
+	// timeoutSeconds; each watch lasts a random time up to twice as long.
+	MinRequestTimeout int
+	// sizes is WatchCacheSizes parsed, keyed by "resource.group".
+	sizes map[string]int
 }
 
 // NewAPI returns the defaults.
-func NewAPI() *API { return &API{EventTTL: time.Hour} }
+func NewAPI() *API {
+	return &API{EventTTL: time.Hour, WatchCache: true, DefaultWatchCacheSize: 100, MinRequestTimeout: 1800}
+}
 
 // AddFlags registers the API flags.
 func (o *API) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.EventTTL, "event-ttl", o.EventTTL, "Amount of time to retain events.")
+	fs.BoolVar(&o.WatchCache, "watch-cache", o.WatchCache, "Serve watches and lists from a cache in memory; false serves them from etcd directly.")
+	fs.IntVar(&o.DefaultWatchCacheSize, "default-watch-cache-size", o.DefaultWatchCacheSize, "Number of recent events each resource's watch cache keeps; watches may resume from any of them.")
+	fs.StringSliceVar(&o.WatchCacheSizes, "watch-cache-sizes", o.WatchCacheSizes, "Watch cache size per resource, overriding --default-watch-cache-size, as resource[.group]#size, e.g. pods#1000,deployments.apps#200.")
+	fs.IntVar(&o.MinRequestTimeout, "min-request-timeout", o.MinRequestTimeout, "Seconds a watch lasts at least when it sets no timeoutSeconds; each lasts a random time between this and twice this.")
 }
 
 // Validate checks the API options.
 func (o *API) Validate() []error {
+	var errs []error
 	if o.EventTTL < time.Second {
-		return []error{fmt.Errorf("--event-ttl: %v must be at least 1s", o.EventTTL)}
+		errs = append(errs, fmt.Errorf("--event-ttl: %v must be at least 1s", o.EventTTL))
 	}
-	return nil
+	if o.DefaultWatchCacheSize <= 0 {
+		errs = append(errs, fmt.Errorf("--default-watch-cache-size: %d must be positive", o.DefaultWatchCacheSize))
+	}
+	if o.MinRequestTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("--min-request-timeout: %d must be positive", o.MinRequestTimeout))
+	}
+	o.sizes = map[string]int{}
+	for _, s := range o.WatchCacheSizes {
+		name, size, ok := strings.Cut(s, "#")
+		n, err := strconv.Atoi(size)
+		if !ok || name == "" || err != nil || n <= 0 {
+			errs = append(errs, fmt.Errorf("--watch-cache-sizes: %q is not resource[.group]#size with a positive size", s))
+			continue
+		}
+		if !strings.Contains(name, ".") {
+			name += "."
+		}
+		o.sizes[name] = n
+	}
+	return errs
+}
+
+// WatchCacheSize returns the cache size of a resource ("pods", "" for the core group).
+func (o *API) WatchCacheSize(resource, group string) int {
+	if n, ok := o.sizes[resource+"."+group]; ok {
+		return n
+	}
+	return o.DefaultWatchCacheSize
 }

@@ -22,8 +22,11 @@ type NamespaceChecker interface {
 	CheckNamespace(ctx context.Context, name string) error
 }
 
+// Decoder decodes a request body into v, whatever its encoding.
+type Decoder func(v any) error
+
 // Action serves a POST-only subresource such as pods/binding.
-type Action func(ctx context.Context, s *Store, namespace, name string, body []byte, dryRun bool) (meta.Object, error)
+type Action func(ctx context.Context, s *Store, namespace, name string, decode Decoder, dryRun bool) (meta.Object, error)
 
 // Store serves one Resource over storage.
 type Store struct {
@@ -54,18 +57,27 @@ func NewStore(r *Resource, c Config) *Store {
 	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, namespaces: c.Namespaces, now: now}
 }
 
-// keyPrefix returns the key prefix of all objects in namespace ns ("" for all namespaces).
-func (s *Store) keyPrefix(ns string) string {
-	sr := s.Resource.storageResource()
+// StoragePrefix returns the key prefix under which r's objects are stored
+// ("<prefix>/<group>/<resource>/"), shared by all versions of r.
+func StoragePrefix(prefix string, r *Resource) string {
+	sr := r.storageResource()
 	group := sr.Group
 	if group == "" {
 		group = "core"
 	}
-	p := path.Join(s.prefix, group, sr.Name)
+	return path.Join(prefix, group, sr.Name) + "/"
+}
+
+// StorageResource returns the row whose version r's objects are stored in.
+func StorageResource(r *Resource) *Resource { return r.storageResource() }
+
+// keyPrefix returns the key prefix of all objects in namespace ns ("" for all namespaces).
+func (s *Store) keyPrefix(ns string) string {
+	p := StoragePrefix(s.prefix, s.Resource)
 	if s.Resource.Namespaced && ns != "" {
-		p = path.Join(p, ns)
+		p += ns + "/"
 	}
-	return p + "/"
+	return p
 }
 
 func (s *Store) key(ns, name string) string { return s.keyPrefix(ns) + name }
@@ -141,6 +153,20 @@ func convert(obj meta.Object, newFn func() meta.Object) (meta.Object, error) {
 var errNoWatch = errors.New("registry: the storage of this resource cannot watch")
 
 func formatRV(rev int64) string { return strconv.FormatInt(rev, 10) }
+
+// GetCached returns an object from the watch cache when the storage has
+// one (it may lag behind etcd by moments), else from etcd; an object the
+// cache lacks is read from etcd, so a fresh create is never missed.
+func (s *Store) GetCached(ctx context.Context, ns, name string) (meta.Object, error) {
+	if c, ok := s.storage.(interface {
+		GetCached(key string) (storage.KV, bool)
+	}); ok {
+		if kv, ok := c.GetCached(s.key(ns, name)); ok {
+			return s.decode(kv)
+		}
+	}
+	return s.Get(ctx, ns, name)
+}
 
 // Get returns one object.
 func (s *Store) Get(ctx context.Context, ns, name string) (meta.Object, error) {

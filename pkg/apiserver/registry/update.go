@@ -26,7 +26,9 @@ const (
 )
 
 // TransformFunc computes the object to store from the current one, which is
-// nil when the object does not exist. It may modify and return current.
+// nil when the object does not exist. It may modify and return current. It
+// runs again when a write loses a race, so what it returns must not depend
+// on changes the store made to an earlier result, except ones it repeats.
 type TransformFunc func(ctx context.Context, current meta.Object) (meta.Object, error)
 
 // UpdateOptions control Update.
@@ -147,7 +149,6 @@ func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform
 	}
 	m.CreationTimestamp, m.Generation = om.CreationTimestamp, om.Generation
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = om.DeletionTimestamp, om.DeletionGracePeriodSeconds
-	m.ResourceVersion = om.ResourceVersion
 	s.Resource.Strategy.Default(obj)
 	if opts.Part == Main {
 		s.Resource.Strategy.PrepareForUpdate(obj, old)

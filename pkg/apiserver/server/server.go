@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -24,6 +25,7 @@ import (
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/builtin"
 	"platform.io/platform/pkg/apiserver/storage"
+	"platform.io/platform/pkg/apiserver/storage/cacher"
 	"platform.io/platform/pkg/apiserver/storage/embedded"
 	"platform.io/platform/pkg/apiserver/storage/etcd3"
 	"platform.io/platform/pkg/component/certs"
@@ -37,6 +39,9 @@ type Server struct {
 	embedded  *embedded.Etcd
 	storage   storage.Interface
 	stores    []*registry.Store
+	cachers   []*cacher.Cacher
+	// bootstrapped is set once the system namespaces exist.
+	bootstrapped atomic.Bool
 	registry  *prometheus.Registry
 	handler   http.Handler
 	secure    net.Listener
@@ -105,21 +110,59 @@ func (s *Server) connectEtcd(ctx context.Context) error {
 
 func (s *Server) buildStores() {
 	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL})
-	cfg := registry.Config{Storage: s.storage, Prefix: s.opts.Etcd.Prefix}
+	prefix := s.opts.Etcd.Prefix
+	backends := s.buildBackends(rows)
+	cfg := func(r *registry.Resource) registry.Config {
+		return registry.Config{Storage: backends[registry.StoragePrefix(prefix, r)], Prefix: prefix}
+	}
 	var nsStore *registry.Store
 	for _, r := range rows {
 		if isNamespaces(r) {
-			nsStore = registry.NewStore(r, cfg)
+			nsStore = registry.NewStore(r, cfg(r))
 		}
 	}
-	cfg.Namespaces = builtin.NamespaceChecker(nsStore)
+	checker := builtin.NamespaceChecker(nsStore)
 	for _, r := range rows {
 		if isNamespaces(r) {
 			s.stores = append(s.stores, nsStore)
-		} else {
-			s.stores = append(s.stores, registry.NewStore(r, cfg))
+			continue
 		}
+		c := cfg(r)
+		c.Namespaces = checker
+		s.stores = append(s.stores, registry.NewStore(r, c))
 	}
+}
+
+// buildBackends returns the storage of each stored resource, by key prefix:
+// a watch cache over etcd, or etcd itself with --watch-cache=false. Versions
+// of one kind share their storage.
+func (s *Server) buildBackends(rows []*registry.Resource) map[string]storage.Interface {
+	base := s.storage.(*etcd3.Store)
+	backends := map[string]storage.Interface{}
+	var metrics *cacher.Metrics
+	if s.opts.API.WatchCache {
+		metrics = cacher.NewMetrics(s.registry)
+	}
+	for _, r := range rows {
+		sp := registry.StoragePrefix(s.opts.Etcd.Prefix, r)
+		if _, done := backends[sp]; done {
+			continue
+		}
+		if !s.opts.API.WatchCache {
+			backends[sp] = base
+			continue
+		}
+		sr := registry.StorageResource(r)
+		decoder := registry.NewStore(sr, registry.Config{Storage: base, Prefix: s.opts.Etcd.Prefix})
+		c := cacher.New(s.lg.Named("watch-cache"), cacher.Config{
+			Backend: base, Prefix: sp, Attrs: decoder.Attrs,
+			Capacity: s.opts.API.WatchCacheSize(sr.Name, sr.Group),
+			Metrics:  metrics, Resource: sr.GroupResource().String(),
+		})
+		backends[sp] = c
+		s.cachers = append(s.cachers, c)
+	}
+	return backends
 }
 
 func isNamespaces(r *registry.Resource) bool { return r.Group == "" && r.Name == "namespaces" }
@@ -143,7 +186,9 @@ func (s *Server) buildHandler() (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build OpenAPI documents: %w", err)
 	}
-	api := endpoints.NewHandler(s.lg.Named("endpoints"), s.stores)
+	api := endpoints.NewHandler(s.lg.Named("endpoints"), endpoints.Config{
+		MinRequestTimeout: time.Duration(s.opts.API.MinRequestTimeout) * time.Second,
+	}, s.stores)
 	metrics := newRequestMetrics(s.registry)
 	mux.Handle("/api", metrics.wrap(api))
 	mux.Handle("/api/", metrics.wrap(api))
@@ -156,7 +201,21 @@ func (s *Server) buildHandler() (http.Handler, error) {
 	ping := check{name: "ping", fn: func(context.Context) error { return nil }}
 	mux.Handle("/healthz", healthHandler([]check{ping, etcdCheck}))
 	mux.Handle("/livez", healthHandler([]check{ping}))
-	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck}))
+	bootstrap := check{name: "bootstrap", fn: func(context.Context) error {
+		if !s.bootstrapped.Load() {
+			return errors.New("system namespaces not created yet")
+		}
+		return nil
+	}}
+	caches := check{name: "watch-cache", fn: func(context.Context) error {
+		for _, c := range s.cachers {
+			if c.Revision() == 0 {
+				return errors.New("watch caches still loading")
+			}
+		}
+		return nil
+	}}
+	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches}))
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
 	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
@@ -209,10 +268,10 @@ func (s *Server) Handler() http.Handler { return s.handler }
 
 // Run serves until ctx ends, then shuts down gracefully.
 func (s *Server) Run(ctx context.Context) error {
-	if err := ensureNamespaces(ctx, s.lg, s.namespaces()); err != nil {
-		return err
-	}
 	g, ctx := errgroup.WithContext(ctx)
+	for _, c := range s.cachers {
+		g.Go(func() error { c.Run(ctx); return nil })
+	}
 	servers := []*http.Server{s.httpServer(s.tlsConfig)}
 	listeners := []net.Listener{tls.NewListener(s.secure, s.tlsConfig)}
 	if s.insecure != nil {
@@ -234,6 +293,13 @@ func (s *Server) Run(ctx context.Context) error {
 		g.Go(func() error { c.Run(ctx); return nil })
 	}
 	g.Go(func() error { s.countObjects(ctx); return nil })
+	g.Go(func() error {
+		if err := ensureNamespaces(ctx, s.lg, s.namespaces()); err != nil {
+			return err
+		}
+		s.bootstrapped.Store(true)
+		return nil
+	})
 	s.lg.Info("serving", zap.Stringer("secure", s.secure.Addr()))
 	g.Go(func() error {
 		<-ctx.Done()

@@ -91,7 +91,7 @@ var _ registry.NamespaceChecker = Checker{}
 
 // CheckNamespace returns 404 for a missing namespace and 403 for one being deleted.
 func (c Checker) CheckNamespace(ctx context.Context, name string) error {
-	obj, err := c.Store.Get(ctx, "", name)
+	obj, err := c.Store.GetCached(ctx, "", name)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package pod
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -19,8 +18,8 @@ var podsResource = meta.GroupResource{Resource: "pods"}
 // bind serves POST pods/{name}/binding: it sets spec.nodeName to the
 // binding's target and merges the binding's annotations into the pod. The
 // PodScheduled condition is set by the update's prepareForUpdate.
-func bind(ctx context.Context, s *registry.Store, namespace, name string, body []byte, dryRun bool) (meta.Object, error) {
-	b, err := decodeBinding(body, namespace, name)
+func bind(ctx context.Context, s *registry.Store, namespace, name string, decode registry.Decoder, dryRun bool) (meta.Object, error) {
+	b, err := decodeBinding(decode, namespace, name)
 	if err != nil {
 		return nil, err
 	}
@@ -42,10 +41,10 @@ func bind(ctx context.Context, s *registry.Store, namespace, name string, body [
 }
 
 // decodeBinding reads a Binding body and checks it against the request URL.
-func decodeBinding(body []byte, namespace, name string) (*corev1.Binding, error) {
+func decodeBinding(decode registry.Decoder, namespace, name string) (*corev1.Binding, error) {
 	b := &corev1.Binding{}
-	if err := json.Unmarshal(body, b); err != nil {
-		return nil, apierrors.NewBadRequest(fmt.Sprintf("decode Binding: %v", err))
+	if err := decode(b); err != nil {
+		return nil, err
 	}
 	if b.Kind != "" && b.Kind != "Binding" {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("expected a Binding, got kind %q", b.Kind))

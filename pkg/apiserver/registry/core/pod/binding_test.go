@@ -9,6 +9,8 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/registry"
 )
 
 func statusCode(err error) int32 {
@@ -35,7 +37,7 @@ func TestDecodeBinding(t *testing.T) {
 		{"target kind not Node", `{"target":{"kind":"Pod","name":"x"}}`, http.StatusUnprocessableEntity},
 	}
 	for _, tc := range cases {
-		b, err := decodeBinding([]byte(tc.body), "default", "web")
+		b, err := decodeBinding(jsonDecoder(tc.body), "default", "web")
 		if got := statusCode(err); got != tc.code || (tc.code != 0) != (err != nil) {
 			t.Errorf("%s: code %d (err %v), want %d", tc.name, got, err, tc.code)
 			continue
@@ -137,5 +139,15 @@ func TestSuccessStatus(t *testing.T) {
 	}
 	if _, ok := got["objectMeta"]; ok {
 		t.Errorf("object meta leaked into %s", b)
+	}
+}
+
+// jsonDecoder decodes body as the server does for a JSON request.
+func jsonDecoder(body string) registry.Decoder {
+	return func(v any) error {
+		if err := json.Unmarshal([]byte(body), v); err != nil {
+			return apierrors.NewBadRequest(err.Error())
+		}
+		return nil
 	}
 }
