@@ -109,7 +109,6 @@ type request struct {
 	minRequestTimeout time.Duration
 }
 
-
 func (q *request) serveMain() {
 	switch q.info.Verb {
 	case "get":

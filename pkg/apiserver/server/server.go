@@ -33,20 +33,20 @@ import (
 
 // Server is a running API server: etcd connection, stores and listeners.
 type Server struct {
-	lg        *zap.Logger
-	opts      *options.Options
-	etcd      *clientv3.Client
-	embedded  *embedded.Etcd
-	storage   storage.Interface
-	stores    []*registry.Store
-	cachers   []*cacher.Cacher
+	lg       *zap.Logger
+	opts     *options.Options
+	etcd     *clientv3.Client
+	embedded *embedded.Etcd
+	storage  storage.Interface
+	stores   []*registry.Store
+	cachers  []*cacher.Cacher
 	// bootstrapped is set once the system namespaces exist.
 	bootstrapped atomic.Bool
-	registry  *prometheus.Registry
-	handler   http.Handler
-	secure    net.Listener
-	insecure  net.Listener
-	tlsConfig *tls.Config
+	registry     *prometheus.Registry
+	handler      http.Handler
+	secure       net.Listener
+	insecure     net.Listener
+	tlsConfig    *tls.Config
 	// CertFile is the serving certificate (self-signed when none was given).
 	CertFile string
 }
