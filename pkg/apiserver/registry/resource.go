@@ -41,6 +41,9 @@ type Resource struct {
 	Storage *Resource
 	// TTLSeconds, when set, gives objects an expiry (events).
 	TTLSeconds func() int64
+	// Table, when set, gives the resource custom Table columns; nil means
+	// the default two columns, Name and Created At.
+	Table *TableColumns
 	// SelectableFields returns the fields a fieldSelector may name besides
 	// metadata.name and metadata.namespace, with their values for obj.
 	SelectableFields func(obj meta.Object) map[string]string
@@ -170,4 +173,15 @@ type ScaleAccessor struct {
 	Get func(obj meta.Object) (spec, status int32, selector string)
 	// SetReplicas sets the desired replicas.
 	SetReplicas func(obj meta.Object, replicas int32)
+}
+
+// TableColumns describes how a resource prints as a Table.
+type TableColumns struct {
+	// Columns are the column definitions (name, type, format, description, priority).
+	Columns []meta.TableColumnDefinition
+	// Row returns the cells of obj, one per column, as JSON-encodable values.
+	Row func(obj meta.Object) []any
+	// Conditions, when set, returns the row conditions of obj (a pod that
+	// has finished is Completed); nil means none.
+	Conditions func(obj meta.Object) []meta.TableRowCondition
 }

@@ -140,8 +140,10 @@ func (s *Server) buildBackends(rows []*registry.Resource) map[string]storage.Int
 	base := s.storage.(*etcd3.Store)
 	backends := map[string]storage.Interface{}
 	var metrics *cacher.Metrics
+	trust := false
 	if s.opts.API.WatchCache {
 		metrics = cacher.NewMetrics(s.registry)
+		trust = s.progressTrusted(base)
 	}
 	for _, r := range rows {
 		sp := registry.StoragePrefix(s.opts.Etcd.Prefix, r)
@@ -157,12 +159,28 @@ func (s *Server) buildBackends(rows []*registry.Resource) map[string]storage.Int
 		c := cacher.New(s.lg.Named("watch-cache"), cacher.Config{
 			Backend: base, Prefix: sp, Attrs: decoder.Attrs,
 			Capacity: s.opts.API.WatchCacheSize(sr.Name, sr.Group),
-			Metrics:  metrics, Resource: sr.GroupResource().String(),
+			Metrics:  metrics, Resource: sr.GroupResource().String(), TrustProgress: trust,
 		})
 		backends[sp] = c
 		s.cachers = append(s.cachers, c)
 	}
 	return backends
+}
+
+// progressTrusted checks whether etcd orders progress notifications, which
+// lets the watch cache serve consistent reads; older etcd releases do not.
+func (s *Server) progressTrusted(base *etcd3.Store) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.Etcd.DialTimeout)
+	defer cancel()
+	ok, versions, err := base.ProgressNotifyReliable(ctx)
+	switch {
+	case err != nil:
+		s.lg.Warn("cannot read etcd's version; consistent lists will be read from etcd", zap.Error(err))
+	case !ok:
+		s.lg.Warn("this etcd may send progress notifications ahead of events (fixed in 3.4.31 and 3.5.13); consistent lists and watches that start from the current state will be read from etcd instead of the watch cache",
+			zap.Strings("versions", versions))
+	}
+	return ok
 }
 
 func isNamespaces(r *registry.Resource) bool { return r.Group == "" && r.Name == "namespaces" }

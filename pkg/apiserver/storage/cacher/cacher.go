@@ -39,6 +39,11 @@ type Config struct {
 	Metrics *Metrics
 	// Resource names the resource in logs and metrics.
 	Resource string
+	// TrustProgress says etcd orders progress notifications after pending
+	// events (etcd3.Store.ProgressNotifyReliable). Without it the cache
+	// ignores them, so it knows it is current only through its own events,
+	// and consistent reads it cannot prove fresh go to etcd.
+	TrustProgress bool
 }
 
 // entry is one cached object.
@@ -151,7 +156,9 @@ func (c *Cacher) listAndWatch(ctx context.Context) error {
 		case storage.Error:
 			return e.Err
 		case storage.Progress:
-			c.progress(e.Revision)
+			if c.cfg.TrustProgress {
+				c.progress(e.Revision)
+			}
 		default:
 			if err := c.apply(e); err != nil {
 				return err
@@ -233,7 +240,9 @@ func (c *Cacher) waitFresh(ctx context.Context, rev int64, timeout time.Duration
 	defer stop()
 	timer := time.AfterFunc(timeout, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
 	defer timer.Stop()
-	go c.cfg.Backend.RequestProgress(ctx)
+	if c.cfg.TrustProgress {
+		go c.cfg.Backend.RequestProgress(ctx)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for c.rev < rev || c.rev == 0 {
@@ -246,6 +255,21 @@ func (c *Cacher) waitFresh(ctx context.Context, rev int64, timeout time.Duration
 		c.cond.Wait()
 	}
 	return nil
+}
+
+// freshOrWait waits until the cache has reached rev. Without trusted
+// progress notifications it waits only briefly: a resource with no recent
+// writes never reaches etcd's current revision through its own events, and
+// the caller reads etcd instead (ok false).
+func (c *Cacher) freshOrWait(ctx context.Context, rev int64, timeout time.Duration) (bool, error) {
+	if c.cfg.TrustProgress {
+		return true, c.waitFresh(ctx, rev, timeout)
+	}
+	err := c.waitFresh(ctx, rev, 50*time.Millisecond)
+	if errors.Is(err, storage.ErrTooNew) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // Revision returns the revision the cache reflects.

@@ -28,8 +28,12 @@ func start(t *testing.T, capacity int) (*Cacher, *etcd3.Store, string) {
 	t.Helper()
 	client, prefix := etcdtest.Client(t)
 	backend := etcd3.New(zap.NewNop(), client, nil)
+	trust, _, err := backend.ProgressNotifyReliable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := New(zap.NewNop(), Config{Backend: backend, Prefix: prefix, Attrs: attrs, Capacity: capacity,
-		BookmarkInterval: 200 * time.Millisecond, Resource: "test"})
+		BookmarkInterval: 200 * time.Millisecond, Resource: "test", TrustProgress: trust})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { c.Run(ctx); close(done) }()
@@ -217,7 +221,8 @@ func TestBookmarks(t *testing.T) {
 	if e := recv(t, w); e.Type != storage.Progress || e.Revision < kv.Revision {
 		t.Fatalf("periodic bookmark: %+v", e)
 	}
-	backend.Create(ctx, prefix+"b", []byte("2"), 0)
+	b, _ := backend.Create(ctx, prefix+"b", []byte("2"), 0)
+	waitRev(t, c, b.Revision) // a requested bookmark reflects what the cache has seen
 	w.(storage.ProgressRequester).RequestProgress()
 	e1, e2 := recv(t, w), recv(t, w)
 	for e1.Type == storage.Progress && e2.Type != storage.Added { // skip periodic ones

@@ -58,8 +58,10 @@ func (c *Cacher) Count(ctx context.Context, prefix string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := c.waitFresh(ctx, rev, freshnessTimeout); err != nil {
+	if ok, err := c.freshOrWait(ctx, rev, freshnessTimeout); err != nil {
 		return 0, err
+	} else if !ok {
+		return c.cfg.Backend.Count(ctx, prefix)
 	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -85,6 +87,11 @@ func (c *Cacher) List(ctx context.Context, prefix string, opts storage.ListOptio
 			return storage.ListResult{}, err
 		}
 		want = max(want, rev)
+		if ok, err := c.freshOrWait(ctx, want, freshnessTimeout); err != nil {
+			return storage.ListResult{}, err
+		} else if !ok {
+			return c.cfg.Backend.List(ctx, prefix, opts)
+		}
 	}
 	if err := c.waitFresh(ctx, want, freshnessTimeout); err != nil {
 		return storage.ListResult{}, err

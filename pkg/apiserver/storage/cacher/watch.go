@@ -2,6 +2,7 @@ package cacher
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -157,9 +158,28 @@ func (c *Cacher) dispatchLocked(ev *event) {
 
 // Watch implements storage.Watchable from the cache.
 func (c *Cacher) Watch(ctx context.Context, key string, opts storage.WatchOptions) (storage.Watcher, error) {
-	// Wait for the first list, and for a start revision the cache has not reached.
-	if err := c.waitFresh(ctx, max(opts.Revision, 1), 10*time.Second); err != nil {
+	if opts.InitialState && opts.Revision > 0 {
+		// A consistent start: the state at etcd's current revision. One the
+		// cache cannot prove it has reached is served by etcd.
+		if ok, err := c.freshOrWait(ctx, opts.Revision, 10*time.Second); err != nil {
+			return nil, err
+		} else if !ok {
+			return c.cfg.Backend.Watch(ctx, key, opts)
+		}
+	}
+	if err := c.waitFresh(ctx, 1, 10*time.Second); err != nil {
 		return nil, err
+	}
+	if !opts.InitialState && opts.Revision > c.Revision() {
+		// Changes after a revision the cache has not reached yet: they will
+		// come through it; only a revision etcd has not reached is an error.
+		cur, err := c.cfg.Backend.CurrentRevision(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if opts.Revision > cur {
+			return nil, fmt.Errorf("%w: revision %d, etcd is at %d", storage.ErrTooNew, opts.Revision, cur)
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -172,9 +192,12 @@ func (c *Cacher) Watch(ctx context.Context, key string, opts storage.WatchOption
 		stop: make(chan struct{}), done: make(chan struct{}),
 		bookmarks: opts.ProgressNotify, lastBookmark: time.Now(),
 	}
-	if opts.InitialState {
+	switch {
+	case opts.InitialState:
 		w.initial = c.stateLocked(w)
-	} else if opts.Revision > 0 {
+	case opts.Revision > c.rev:
+		w.minRev = opts.Revision
+	case opts.Revision > 0:
 		for _, ev := range c.window {
 			if e, ok := w.view(ev, opts.Revision); ok {
 				w.initial = append(w.initial, e)
@@ -229,8 +252,8 @@ func (c *Cacher) bookmarks(ctx context.Context) {
 // bookmarkLocked queues a Progress event for w if there is room; a full
 // buffer means events are flowing anyway.
 func (c *Cacher) bookmarkLocked(w *cacheWatcher, now time.Time) {
-	if w.terminated {
-		return
+	if w.terminated || c.rev < w.minRev {
+		return // a bookmark must never go back before where the watch started
 	}
 	select {
 	case w.in <- storage.Event{Type: storage.Progress, Revision: c.rev}:
