@@ -69,6 +69,9 @@ func apiResources(r *registry.Resource) []meta.APIResource {
 	if r.Scale != nil {
 		out = append(out, meta.APIResource{Name: r.Name + "/scale", Namespaced: r.Namespaced, Group: "autoscaling", Version: "v1", Kind: "Scale", Verbs: []string{"get", "patch", "update"}})
 	}
+	if r.Finalize != nil {
+		out = append(out, meta.APIResource{Name: r.Name + "/finalize", Namespaced: r.Namespaced, Kind: r.Kind, Verbs: []string{"update"}})
+	}
 	var actions []string
 	for name := range r.Actions {
 		actions = append(actions, name)

@@ -23,6 +23,12 @@ func (q *request) serveSubresource() {
 		q.serveStatus()
 	case sub == "scale" && res.Scale != nil:
 		q.serveScale()
+	case sub == "finalize" && res.Finalize != nil:
+		if q.info.Verb != "update" {
+			q.methodNotAllowed(q.r.Method + " on finalize")
+			return
+		}
+		q.update(registry.FinalizePart)
 	case res.Actions[sub] != nil:
 		if q.info.Verb != "create" {
 			q.methodNotAllowed(q.r.Method + " on " + sub)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
@@ -71,20 +72,10 @@ func (s *Store) Delete(ctx context.Context, ns, name string, opts *meta.DeleteOp
 			return nil, err
 		}
 		res = DeleteResult{Object: obj}
-		m := obj.GetObjectMeta()
-		changed := updateDeletionFinalizers(m, opts)
-		if len(m.Finalizers) == 0 {
+		changed, now := s.startDeletion(obj, opts)
+		if now {
 			res.Deleted = true
 			return nil, nil
-		}
-		if m.DeletionTimestamp == nil {
-			now := meta.NewTime(s.now().UTC().Truncate(1e9))
-			zero := int64(0)
-			m.DeletionTimestamp, m.DeletionGracePeriodSeconds = &now, &zero
-			if dp, ok := s.Resource.Strategy.(DeletePreparer); ok {
-				dp.PrepareForDelete(obj)
-			}
-			changed = true
 		}
 		if !changed || dryRun {
 			return nil, nil
@@ -123,6 +114,54 @@ func (s *Store) Delete(ctx context.Context, ns, name string, opts *meta.DeleteOp
 	}
 	s.stamp(res.Object, last.Revision)
 	return res, nil
+}
+
+// startDeletion applies a delete to obj: the propagation finalizers, then
+// either "remove it now" (no finalizers, no grace period, nothing blocking)
+// or the first phase: deletionTimestamp set to now plus the grace period.
+// A later delete may shorten a grace period but never moves the timestamp
+// later. changed reports whether obj must be written.
+func (s *Store) startDeletion(obj meta.Object, opts *meta.DeleteOptions) (changed, now bool) {
+	m := obj.GetObjectMeta()
+	changed = updateDeletionFinalizers(m, opts)
+	var grace int64
+	graceful := false
+	if gd, ok := s.Resource.Strategy.(GracefulDeleter); ok {
+		grace, graceful = gd.GracePeriod(obj, opts.GracePeriodSeconds)
+	}
+	blocked := false
+	if db, ok := s.Resource.Strategy.(DeletionBlocker); ok {
+		blocked = db.DeletionBlocked(obj)
+	}
+	if len(m.Finalizers) == 0 && !blocked && grace == 0 {
+		return changed, true
+	}
+	deadline := meta.NewTime(s.now().UTC().Truncate(1e9).Add(time.Duration(grace) * time.Second))
+	switch {
+	case m.DeletionTimestamp == nil:
+		m.DeletionTimestamp, m.DeletionGracePeriodSeconds = &deadline, &grace
+		if dp, ok := s.Resource.Strategy.(DeletePreparer); ok {
+			dp.PrepareForDelete(obj)
+		}
+		changed = true
+	case graceful && m.DeletionGracePeriodSeconds != nil && grace < *m.DeletionGracePeriodSeconds:
+		if deadline.Before(m.DeletionTimestamp.Time) {
+			m.DeletionTimestamp = &deadline
+		}
+		m.DeletionGracePeriodSeconds = &grace
+		changed = true
+	}
+	return changed, false
+}
+
+// deletionBlocked reports whether obj, being deleted, must stay: it has
+// finalizers, or its strategy holds it.
+func (s *Store) deletionBlocked(obj meta.Object) bool {
+	if len(obj.GetObjectMeta().Finalizers) > 0 {
+		return true
+	}
+	db, ok := s.Resource.Strategy.(DeletionBlocker)
+	return ok && db.DeletionBlocked(obj)
 }
 
 func (s *Store) checkPreconditions(obj meta.Object, p *meta.Preconditions) error {

@@ -44,6 +44,9 @@ type Resource struct {
 	// Table, when set, gives the resource custom Table columns; nil means
 	// the default two columns, Name and Created At.
 	Table *TableColumns
+	// Finalize, when set, serves PUT {name}/finalize: it returns old with the
+	// finalizers of the request's object (a namespace's spec.finalizers).
+	Finalize func(obj, old meta.Object) meta.Object
 	// SelectableFields returns the fields a fieldSelector may name besides
 	// metadata.name and metadata.namespace, with their values for obj.
 	SelectableFields func(obj meta.Object) map[string]string
@@ -116,6 +119,19 @@ type DeletePreparer interface {
 	PrepareForDelete(obj meta.Object)
 }
 
+// GracefulDeleter is implemented by strategies whose objects are deleted
+// after a grace period (pods): GracePeriod returns the seconds to wait given
+// the requested ones (nil when unset); ok false means no grace applies.
+type GracefulDeleter interface {
+	GracePeriod(obj meta.Object, requested *int64) (seconds int64, ok bool)
+}
+
+// DeletionBlocker is implemented by strategies whose objects wait for more
+// than metadata.finalizers before removal (a namespace's spec.finalizers).
+type DeletionBlocker interface {
+	DeletionBlocked(obj meta.Object) bool
+}
+
 // Typed adapts per-type functions to Strategy; any of them may be nil.
 type Typed[T any] struct {
 	DefaultFunc          func(obj *T)
@@ -124,6 +140,8 @@ type Typed[T any] struct {
 	ValidateFunc         func(obj *T) field.ErrorList
 	ValidateUpdateFunc   func(obj, old *T) field.ErrorList
 	PrepareForDeleteFunc func(obj *T)
+	GracePeriodFunc      func(obj *T, requested *int64) int64
+	DeletionBlockedFunc  func(obj *T) bool
 }
 
 var _ Strategy = Typed[struct{}]{}
@@ -165,6 +183,19 @@ func (s Typed[T]) PrepareForDelete(obj meta.Object) {
 	if s.PrepareForDeleteFunc != nil {
 		s.PrepareForDeleteFunc(any(obj).(*T))
 	}
+}
+
+// GracePeriod implements GracefulDeleter.
+func (s Typed[T]) GracePeriod(obj meta.Object, requested *int64) (int64, bool) {
+	if s.GracePeriodFunc == nil {
+		return 0, false
+	}
+	return s.GracePeriodFunc(any(obj).(*T), requested), true
+}
+
+// DeletionBlocked implements DeletionBlocker.
+func (s Typed[T]) DeletionBlocked(obj meta.Object) bool {
+	return s.DeletionBlockedFunc != nil && s.DeletionBlockedFunc(any(obj).(*T))
 }
 
 // ScaleAccessor reads and writes the replica count behind the scale subresource.

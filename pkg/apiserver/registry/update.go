@@ -23,6 +23,8 @@ const (
 	Main Part = iota
 	// StatusPart writes only status (the /status subresource).
 	StatusPart
+	// FinalizePart writes only what Resource.Finalize takes (/finalize).
+	FinalizePart
 )
 
 // TransformFunc computes the object to store from the current one, which is
@@ -136,10 +138,16 @@ func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform
 	if err := s.checkVersion(m, om, opts); err != nil {
 		return nil, nil, err
 	}
-	if opts.Part == StatusPart {
+	switch {
+	case opts.Part == StatusPart:
 		obj = withStatusOf(old, obj)
 		m = obj.GetObjectMeta()
-	} else if s.Resource.HasStatus {
+	case opts.Part == FinalizePart:
+		rv := m.ResourceVersion
+		obj = s.Resource.Finalize(obj, old)
+		m = obj.GetObjectMeta()
+		m.ResourceVersion = rv
+	case s.Resource.HasStatus:
 		copyStatus(obj, old)
 	}
 	// Server-owned metadata carries over from the stored object; a uid the
@@ -221,7 +229,7 @@ func isNotFound(err error) bool {
 // finalizer is gone. It returns true when it removed the object.
 func (s *Store) finishDeletion(ctx context.Context, obj meta.Object, rev int64) (bool, error) {
 	m := obj.GetObjectMeta()
-	if m.DeletionTimestamp == nil || len(m.Finalizers) > 0 {
+	if m.DeletionTimestamp == nil || s.deletionBlocked(obj) {
 		return false, nil
 	}
 	_, err := s.storage.Delete(ctx, s.key(m.Namespace, m.Name), func(cur storage.KV) error {

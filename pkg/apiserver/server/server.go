@@ -86,7 +86,7 @@ func (s *Server) connectEtcd(ctx context.Context) error {
 		}
 		s.embedded, servers = e, []string{e.ClientURL}
 	}
-	cfg := clientv3.Config{Endpoints: servers, DialTimeout: eo.DialTimeout, Logger: s.lg.Named("etcd-client").WithOptions(zap.IncreaseLevel(zap.WarnLevel)), Context: ctx}
+	cfg := clientv3.Config{Endpoints: servers, DialTimeout: eo.DialTimeout, Logger: s.lg.Named("etcd-client").WithOptions(zap.IncreaseLevel(zap.ErrorLevel)), Context: ctx}
 	if eo.CertFile != "" || eo.CAFile != "" {
 		tlsInfo := transport.TLSInfo{CertFile: eo.CertFile, KeyFile: eo.KeyFile, TrustedCAFile: eo.CAFile}
 		tc, err := tlsInfo.ClientConfig()

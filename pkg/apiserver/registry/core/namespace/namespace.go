@@ -28,10 +28,15 @@ func Resource() *registry.Resource {
 			ValidateFunc:         validate,
 			ValidateUpdateFunc:   validateUpdate,
 			PrepareForDeleteFunc: func(ns *corev1.Namespace) { ns.Status.Phase = corev1.NamespaceTerminating },
+			// A namespace stays Terminating until the namespace controller
+			// has emptied it and cleared spec.finalizers through /finalize.
+			DeletionBlockedFunc: func(ns *corev1.Namespace) bool { return len(ns.Spec.Finalizers) > 0 },
 		},
+		Finalize: finalize,
 		SelectableFields: func(obj meta.Object) map[string]string {
 			return map[string]string{"status.phase": string(obj.(*corev1.Namespace).Status.Phase)}
 		},
+		Table: tableColumns,
 	}
 }
 
@@ -47,6 +52,13 @@ func prepareForCreate(ns *corev1.Namespace) {
 // prepareForUpdate keeps spec.finalizers: they change only through /finalize.
 func prepareForUpdate(ns, old *corev1.Namespace) {
 	ns.Spec.Finalizers = old.Spec.Finalizers
+}
+
+// finalize returns old with the spec.finalizers of obj, for /finalize.
+func finalize(obj, old meta.Object) meta.Object {
+	o := old.(*corev1.Namespace)
+	o.Spec.Finalizers = obj.(*corev1.Namespace).Spec.Finalizers
+	return o
 }
 
 func hasFinalizer(fs []corev1.FinalizerName, f corev1.FinalizerName) bool {
