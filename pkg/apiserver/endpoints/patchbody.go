@@ -12,11 +12,16 @@ import (
 	"platform.io/platform/pkg/apiserver/registry"
 )
 
+// applyPatch is the media type of server-side apply.
+const applyPatch = "application/apply-patch+yaml"
+
 // patchBody returns the patch type named by Content-Type and the body, or 415.
 func patchBody(r *http.Request) (patch.Type, []byte, error) {
 	pt := patch.Type(mediaType(r))
 	switch pt {
 	case patch.JSONPatch, patch.MergePatch, patch.StrategicMerge:
+	case applyPatch:
+		return "", nil, apierrors.NewUnsupportedMediaType("server-side apply (" + applyPatch + ") is not served by this server yet; use kubectl apply without --server-side")
 	default:
 		return "", nil, apierrors.NewUnsupportedMediaType(fmt.Sprintf("the patch content type %q is not supported; use %q, %q or %q",
 			pt, patch.JSONPatch, patch.MergePatch, patch.StrategicMerge))

@@ -26,6 +26,10 @@ func (q *request) get() {
 	if isTrue(query.Get("export")) {
 		registry.Export(q.store.Resource, obj, isTrue(query.Get("exact")))
 	}
+	if q.out.format == formatTable {
+		q.writeObjectTable(obj)
+		return
+	}
 	q.write(http.StatusOK, obj)
 }
 
@@ -38,6 +42,10 @@ func (q *request) list() {
 	list, err := q.store.List(q.ctx(), q.info.Namespace, opts)
 	if err != nil {
 		q.fail(err)
+		return
+	}
+	if q.out.format == formatTable {
+		q.writeTable(list.Items, list.ListMeta)
 		return
 	}
 	q.write(http.StatusOK, list)
@@ -191,7 +199,7 @@ func (q *request) patch(part registry.Part) {
 }
 
 func (q *request) delete() {
-	opts, err := deleteOptions(q.r)
+	opts, err := q.deleteOptions()
 	if err != nil {
 		q.fail(err)
 		return
@@ -225,7 +233,7 @@ func (q *request) deleteCollection() {
 		q.fail(err)
 		return
 	}
-	do, err := deleteOptions(q.r)
+	do, err := q.deleteOptions()
 	if err != nil {
 		q.fail(err)
 		return
@@ -235,6 +243,15 @@ func (q *request) deleteCollection() {
 		return
 	}
 	q.write(http.StatusOK, meta.Status{TypeMeta: meta.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: meta.StatusSuccess})
+}
+
+// deleteOptions reads the delete options and checks them against the feature gates.
+func (q *request) deleteOptions() (*meta.DeleteOptions, error) {
+	opts, err := deleteOptions(q.r)
+	if err == nil && len(opts.DryRun) > 0 && !q.features.DryRun {
+		err = apierrors.NewBadRequest("dry-run requests are disabled: the DryRun feature gate is off")
+	}
+	return opts, err
 }
 
 // deleteOptions reads DeleteOptions from the body, then lets query
@@ -281,7 +298,10 @@ func deleteOptions(r *http.Request) (*meta.DeleteOptions, error) {
 func (q *request) listOptions() (registry.ListOptions, error) {
 	query := q.r.URL.Query()
 	opts := registry.ListOptions{ResourceVersion: query.Get("resourceVersion"), Continue: query.Get("continue")}
-	if v := query.Get("limit"); v != "" {
+	if !q.features.ListChunking {
+		// Chunking is off: a server may ignore limit (the spec's chunked lists, rule 5).
+		opts.Continue = ""
+	} else if v := query.Get("limit"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
 			return opts, apierrors.NewBadRequest(fmt.Sprintf("limit %q must be a non-negative integer", v))

@@ -4,34 +4,40 @@ import (
 	"errors"
 
 	"platform.io/platform/pkg/component/cli"
+	"platform.io/platform/pkg/component/featuregate"
 )
 
 // Options are all the API server's options.
 type Options struct {
-	Etcd    *Etcd
-	Serving *Serving
-	API     *API
-	Logging *Logging
+	Generic  *Generic
+	Etcd     *Etcd
+	Serving  *Serving
+	API      *API
+	Logging  *Logging
+	Features *featuregate.Gate
 }
 
 // New returns the defaults.
 func New() *Options {
-	return &Options{Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(), Logging: NewLogging()}
+	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(), Logging: NewLogging(), Features: NewFeatureGate()}
 }
 
 // FlagSets returns the option groups in the order --help shows them.
 func (o *Options) FlagSets() []cli.NamedFlagSet {
 	return []cli.NamedFlagSet{
+		cli.Group("Generic", o.Generic.AddFlags),
 		cli.Group("Etcd", o.Etcd.AddFlags),
 		cli.Group("Secure serving", o.Serving.AddFlags),
 		cli.Group("API", o.API.AddFlags),
 		cli.Group("Logging", o.Logging.AddFlags),
+		cli.Group("Feature gates", o.Features.AddFlag),
 	}
 }
 
 // Validate checks every group.
 func (o *Options) Validate() error {
 	var errs []error
+	errs = append(errs, o.Generic.Validate()...)
 	errs = append(errs, o.Etcd.Validate()...)
 	errs = append(errs, o.Serving.Validate()...)
 	errs = append(errs, o.API.Validate()...)

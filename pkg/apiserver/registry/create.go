@@ -49,6 +49,12 @@ func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.
 			return nil, err
 		}
 		if dryRun {
+			// A dry run answers what the real request would, conflicts included.
+			if _, err := s.storage.Get(ctx, s.key(m.Namespace, m.Name)); err == nil {
+				return nil, apierrors.NewAlreadyExists(s.Resource.GroupResource(), m.Name)
+			} else if !isStorageNotFound(err) {
+				return nil, s.interpret(err, m.Name)
+			}
 			s.stamp(obj, 0)
 			return obj, nil
 		}

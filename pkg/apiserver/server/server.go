@@ -140,10 +140,9 @@ func (s *Server) buildBackends(rows []*registry.Resource) map[string]storage.Int
 	base := s.storage.(*etcd3.Store)
 	backends := map[string]storage.Interface{}
 	var metrics *cacher.Metrics
-	trust := false
+	trust := s.progressTrusted(base)
 	if s.opts.API.WatchCache {
 		metrics = cacher.NewMetrics(s.registry)
-		trust = s.progressTrusted(base)
 	}
 	for _, r := range rows {
 		sp := registry.StoragePrefix(s.opts.Etcd.Prefix, r)
@@ -204,14 +203,22 @@ func (s *Server) buildHandler() (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build OpenAPI documents: %w", err)
 	}
+	gates := s.opts.Features
 	api := endpoints.NewHandler(s.lg.Named("endpoints"), endpoints.Config{
 		MinRequestTimeout: time.Duration(s.opts.API.MinRequestTimeout) * time.Second,
+		Features: endpoints.Features{
+			DryRun:             gates.Enabled(options.DryRun),
+			ListChunking:       gates.Enabled(options.APIListChunking),
+			RemainingItemCount: gates.Enabled(options.RemainingItemCount),
+			ServerSideApply:    gates.Enabled(options.ServerSideApply),
+		},
 	}, s.stores)
 	metrics := newRequestMetrics(s.registry)
-	mux.Handle("/api", metrics.wrap(api))
-	mux.Handle("/api/", metrics.wrap(api))
-	mux.Handle("/apis", metrics.wrap(api))
-	mux.Handle("/apis/", metrics.wrap(api))
+	g := s.opts.Generic
+	resources := metrics.wrap(withMaxInFlight(withTimeout(api, g.RequestTimeout), g.MaxRequestsInFlight, g.MaxMutatingRequestsInFlight, s.registry))
+	for _, p := range []string{"/api", "/api/", "/apis", "/apis/"} {
+		mux.Handle(p, resources)
+	}
 	etcdCheck := check{name: "etcd", fn: func(ctx context.Context) error {
 		_, err := s.storage.CurrentRevision(ctx)
 		return err

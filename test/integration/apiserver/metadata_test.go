@@ -89,8 +89,11 @@ func TestNamespaceRules(t *testing.T) {
 	}
 	s.Do(t, "POST", "/api/v1/namespaces/going/configmaps", `{"metadata":{"name":"x"}}`).ExpectStatus(t, http.StatusForbidden, "Forbidden")
 	s.Do(t, "POST", "/api/v1/namespaces/gone/configmaps", `{"metadata":{"name":"x"}}`).ExpectStatus(t, http.StatusNotFound, "NotFound")
-	// Removing the last finalizer removes the namespace.
+	// Removing the last finalizer of both kinds removes the namespace.
 	s.Do(t, "PATCH", "/api/v1/namespaces/going", `{"metadata":{"finalizers":null}}`, mergePatch).Expect(t, http.StatusOK)
+	ns = s.Do(t, "GET", "/api/v1/namespaces/going", nil).Expect(t, http.StatusOK).Map(t)
+	ns["spec"] = map[string]any{}
+	s.Do(t, "PUT", "/api/v1/namespaces/going/finalize", ns).Expect(t, http.StatusOK)
 	s.Do(t, "GET", "/api/v1/namespaces/going", nil).ExpectStatus(t, http.StatusNotFound, "NotFound")
 }
 

@@ -181,11 +181,11 @@ func (c *Cacher) Watch(ctx context.Context, key string, opts storage.WatchOption
 			return nil, fmt.Errorf("%w: revision %d, etcd is at %d", storage.ErrTooNew, opts.Revision, cur)
 		}
 	}
+	if opts.Revision > 0 && !opts.InitialState && opts.Revision < c.oldestRevision() {
+		return c.watchHistory(ctx, key, opts)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if opts.Revision > 0 && opts.Revision < c.oldest && !opts.InitialState {
-		return nil, storage.NewExpired(key, opts.Revision)
-	}
 	w := &cacheWatcher{
 		c: c, key: key, prefix: opts.Prefix, pred: opts.Predicate, minRev: c.rev,
 		in: make(chan storage.Event, watcherBuffer), out: make(chan storage.Event),
@@ -211,6 +211,22 @@ func (c *Cacher) Watch(ctx context.Context, key string, opts storage.WatchOption
 	go w.forward()
 	context.AfterFunc(ctx, func() { go w.Stop() })
 	return w, nil
+}
+
+func (c *Cacher) oldestRevision() int64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.oldest
+}
+
+// watchHistory serves a watch from a revision older than the window (after
+// a restart, say) from etcd, which keeps history until compaction. A
+// compacted revision is ErrExpired before the stream starts.
+func (c *Cacher) watchHistory(ctx context.Context, key string, opts storage.WatchOptions) (storage.Watcher, error) {
+	if _, err := c.cfg.Backend.List(ctx, key, storage.ListOptions{Revision: opts.Revision, Limit: 1}); err != nil {
+		return nil, err
+	}
+	return c.cfg.Backend.Watch(ctx, key, opts)
 }
 
 // stateLocked returns Added events for the current objects w sees.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -23,6 +24,9 @@ type Store struct {
 	lg      *zap.Logger
 	client  *clientv3.Client
 	latency *prometheus.HistogramVec
+	// trustProgress is set by ProgressNotifyReliable when etcd orders
+	// progress notifications; watchers then honour RequestProgress.
+	trustProgress atomic.Bool
 }
 
 var _ storage.Interface = (*Store)(nil)

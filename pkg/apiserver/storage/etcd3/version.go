@@ -24,6 +24,7 @@ func (s *Store) ProgressNotifyReliable(ctx context.Context) (bool, []string, err
 			reliable = false
 		}
 	}
+	s.trustProgress.Store(reliable)
 	return reliable, versions, nil
 }
 

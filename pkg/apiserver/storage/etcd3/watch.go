@@ -16,13 +16,25 @@ var _ storage.Watchable = (*Store)(nil)
 
 // watcher relays one etcd watch.
 type watcher struct {
-	cancel context.CancelFunc
+	// progress asks etcd for a progress notification on this stream, or is
+	// nil when this etcd's notifications may overtake events.
+	progress func()
+	cancel   context.CancelFunc
 	result chan storage.Event
 	once   sync.Once
 	done   chan struct{}
 }
 
 func (w *watcher) ResultChan() <-chan storage.Event { return w.result }
+
+var _ storage.ProgressRequester = (*watcher)(nil)
+
+// RequestProgress implements storage.ProgressRequester.
+func (w *watcher) RequestProgress() {
+	if w.progress != nil {
+		w.progress()
+	}
+}
 
 func (w *watcher) Stop() {
 	w.once.Do(func() { w.cancel() })
@@ -51,6 +63,9 @@ func (s *Store) Watch(ctx context.Context, key string, opts storage.WatchOptions
 		eopts = append(eopts, clientv3.WithProgressNotify())
 	}
 	w := &watcher{cancel: cancel, result: make(chan storage.Event, 100), done: make(chan struct{})}
+	if s.trustProgress.Load() {
+		w.progress = func() { s.client.RequestProgress(wctx) }
+	}
 	ch := s.client.Watch(wctx, key, eopts...)
 	go func() {
 		for _, e := range initial {

@@ -1,0 +1,185 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	apierrors "platform.io/client/api/errors"
+
+	"platform.io/platform/pkg/apiserver/endpoints"
+)
+
+// longRunning reports whether a request may stay open indefinitely
+// (watches), which the in-flight limits and the request timeout skip.
+func longRunning(r *http.Request) bool {
+	return endpoints.ParseRequestInfo(r).Verb == "watch"
+}
+
+func mutating(r *http.Request) bool {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return false
+	}
+	return true
+}
+
+// writeStatus writes a Status error as JSON.
+func writeStatus(w http.ResponseWriter, se *apierrors.StatusError) {
+	st := se.Status()
+	if d := st.Details; d != nil && d.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(d.RetryAfterSeconds)))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(int(st.Code))
+	json.NewEncoder(w).Encode(st)
+}
+
+// withMaxInFlight rejects requests with 429 while readOnly (or mutating)
+// requests are already running; 0 means no limit. Long-running requests
+// are not counted.
+func withMaxInFlight(h http.Handler, readOnly, mut int, reg prometheus.Registerer) http.Handler {
+	gauge := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "apiserver_current_inflight_requests",
+		Help: "Requests being served, by kind (readOnly or mutating).",
+	}, []string{"request_kind"})
+	rejected := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "apiserver_dropped_requests_total",
+		Help: "Requests rejected with 429 because too many were in flight, by kind.",
+	}, []string{"request_kind"})
+	reg.MustRegister(gauge, rejected)
+	slots := map[bool]chan struct{}{}
+	if readOnly > 0 {
+		slots[false] = make(chan struct{}, readOnly)
+	}
+	if mut > 0 {
+		slots[true] = make(chan struct{}, mut)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if longRunning(r) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		isMut := mutating(r)
+		kind := "readOnly"
+		if isMut {
+			kind = "mutating"
+		}
+		ch := slots[isMut]
+		if ch == nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		select {
+		case ch <- struct{}{}:
+			gauge.WithLabelValues(kind).Inc()
+			defer func() { <-ch; gauge.WithLabelValues(kind).Dec() }()
+			h.ServeHTTP(w, r)
+		default:
+			rejected.WithLabelValues(kind).Inc()
+			writeStatus(w, apierrors.NewTooManyRequests("too many requests, please try again later", 1))
+		}
+	})
+}
+
+// withTimeout answers 504 when a request that is not long-running takes
+// longer than timeout. The handler goes on in the background with its
+// context cancelled, and anything it writes later is dropped.
+func withTimeout(h http.Handler, timeout time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if longRunning(r) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), timeout)
+		defer cancel()
+		tw := &timeoutWriter{w: w, header: http.Header{}}
+		done, panicked := make(chan struct{}), make(chan any, 1)
+		go func() {
+			defer func() {
+				if p := recover(); p != nil {
+					panicked <- p
+				}
+				close(done)
+			}()
+			h.ServeHTTP(tw, r.WithContext(ctx))
+		}()
+		select {
+		case <-done:
+			select {
+			case p := <-panicked:
+				panic(p)
+			default:
+			}
+		case <-ctx.Done():
+			tw.timeout(r, timeout)
+		}
+	})
+}
+
+// timeoutWriter passes a handler's response through until the timeout,
+// after which it drops it.
+type timeoutWriter struct {
+	w http.ResponseWriter
+	// mu guards header, wroteHeader and timedOut.
+	mu          sync.Mutex
+	header      http.Header
+	wroteHeader bool
+	timedOut    bool
+}
+
+func (tw *timeoutWriter) Header() http.Header { return tw.header }
+
+func (tw *timeoutWriter) WriteHeader(code int) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	tw.writeHeaderLocked(code)
+}
+
+func (tw *timeoutWriter) writeHeaderLocked(code int) {
+	if tw.timedOut || tw.wroteHeader {
+		return
+	}
+	tw.wroteHeader = true
+	for k, v := range tw.header {
+		tw.w.Header()[k] = v
+	}
+	tw.w.WriteHeader(code)
+}
+
+func (tw *timeoutWriter) Write(b []byte) (int, error) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.timedOut {
+		return 0, http.ErrHandlerTimeout
+	}
+	tw.writeHeaderLocked(http.StatusOK)
+	return tw.w.Write(b)
+}
+
+func (tw *timeoutWriter) Flush() {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if !tw.timedOut {
+		if f, ok := tw.w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+}
+
+// timeout ends the response: a 504 Status if nothing was written yet.
+func (tw *timeoutWriter) timeout(r *http.Request, after time.Duration) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.wroteHeader {
+		tw.timedOut = true
+		return
+	}
+	tw.timedOut = true
+	writeStatus(tw.w, apierrors.NewTimeout("the request "+r.Method+" "+r.URL.Path+" did not complete within "+after.String(), 0))
+}
