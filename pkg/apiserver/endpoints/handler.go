@@ -19,6 +19,20 @@ type Config struct {
 	// MinRequestTimeout is the least a watch without timeoutSeconds lasts;
 	// each lasts a random time up to twice as long, spreading reconnects.
 	MinRequestTimeout time.Duration
+	// Features that can be switched off (the feature gates).
+	Features Features
+}
+
+// Features are the switchable behaviours of the handler.
+type Features struct {
+	// DryRun accepts dryRun=All; off, such requests are rejected.
+	DryRun bool
+	// ListChunking honours limit and continue; off, lists return everything.
+	ListChunking bool
+	// RemainingItemCount reports metadata.remainingItemCount on chunks.
+	RemainingItemCount bool
+	// ServerSideApply would accept apply patches; it is not served yet.
+	ServerSideApply bool
 }
 
 // Handler serves every registered resource and the discovery documents.
@@ -84,12 +98,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
 		return
 	}
-	out, err := negotiate(r, false, true)
+	out, err := negotiate(r, tablesAllowed(info), true)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	req := &request{w: w, r: r, info: info, store: s, lg: h.lg, out: out, minRequestTimeout: h.cfg.MinRequestTimeout}
+	if !h.cfg.Features.DryRun && r.URL.Query().Get("dryRun") != "" {
+		writeError(w, r, apierrors.NewBadRequest("dry-run requests are disabled: the DryRun feature gate is off"))
+		return
+	}
+	req := &request{w: w, r: r, info: info, store: s, lg: h.lg, out: out, minRequestTimeout: h.cfg.MinRequestTimeout, features: h.cfg.Features}
 	if info.Subresource != "" {
 		req.serveSubresource()
 		return
@@ -107,6 +125,10 @@ type request struct {
 	// out is the negotiated response format.
 	out               negotiated
 	minRequestTimeout time.Duration
+	features          Features
+	// tableHeadersSent is set once a watch answered with Tables has sent
+	// the column definitions.
+	tableHeadersSent bool
 }
 
 func (q *request) serveMain() {

@@ -57,6 +57,9 @@ func (q *request) watchParams() (registry.WatchOptions, time.Duration, error) {
 // timeout, the client leaving, or the stream ending.
 func (q *request) watch() {
 	opts, timeout, err := q.watchParams()
+	if err == nil && q.out.format == formatTable {
+		_, err = q.tableOptions()
+	}
 	if err != nil {
 		q.fail(err)
 		return
@@ -146,6 +149,15 @@ func (q *request) writeEvent(e storage.Event, bookmarks bool) (done bool, err er
 func (q *request) frame(typ string, obj any) ([]byte, error) {
 	if q.out.format == formatProtobuf {
 		return protobufFrame(typ, obj)
+	}
+	// A Table watch sends each changed object as a one-row Table; bookmarks
+	// and errors stay as they are.
+	if o, ok := obj.(meta.Object); ok && q.out.format == formatTable && typ != meta.Bookmark && typ != meta.Error {
+		t, err := q.tableEvent(o)
+		if err != nil {
+			return nil, err
+		}
+		obj = t
 	}
 	data, err := json.Marshal(obj)
 	if err != nil {

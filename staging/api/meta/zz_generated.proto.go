@@ -401,6 +401,23 @@ func (m *OwnerReference) UnmarshalProto(data []byte) error {
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
+func (m *PartialObjectMetadata) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ObjectMeta)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *PartialObjectMetadata) UnmarshalProto(data []byte) error {
+	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+		switch num {
+		case 1:
+			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+		}
+		return protobuf.Skip(num, typ, data)
+	})
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
 func (m *Preconditions) MarshalProto(b []byte) []byte {
 	b = protobuf.AppendStringPtr(b, 1, m.UID)
 	b = protobuf.AppendStringPtr(b, 2, m.ResourceVersion)
@@ -524,6 +541,61 @@ func (m *StatusDetails) UnmarshalProto(data []byte) error {
 			return protobuf.ReadInt(typ, data, &m.RetryAfterSeconds)
 		case 6:
 			return protobuf.ReadString(typ, data, &m.UID)
+		}
+		return protobuf.Skip(num, typ, data)
+	})
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *TableColumnDefinition) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendString(b, 1, m.Name)
+	b = protobuf.AppendString(b, 2, m.Type)
+	b = protobuf.AppendString(b, 3, m.Format)
+	b = protobuf.AppendString(b, 4, m.Description)
+	b = protobuf.AppendInt(b, 5, m.Priority)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *TableColumnDefinition) UnmarshalProto(data []byte) error {
+	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+		switch num {
+		case 1:
+			return protobuf.ReadString(typ, data, &m.Name)
+		case 2:
+			return protobuf.ReadString(typ, data, &m.Type)
+		case 3:
+			return protobuf.ReadString(typ, data, &m.Format)
+		case 4:
+			return protobuf.ReadString(typ, data, &m.Description)
+		case 5:
+			return protobuf.ReadInt(typ, data, &m.Priority)
+		}
+		return protobuf.Skip(num, typ, data)
+	})
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *TableRowCondition) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendString(b, 1, m.Type)
+	b = protobuf.AppendString(b, 2, m.Status)
+	b = protobuf.AppendString(b, 3, m.Reason)
+	b = protobuf.AppendString(b, 4, m.Message)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *TableRowCondition) UnmarshalProto(data []byte) error {
+	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+		switch num {
+		case 1:
+			return protobuf.ReadString(typ, data, &m.Type)
+		case 2:
+			return protobuf.ReadString(typ, data, &m.Status)
+		case 3:
+			return protobuf.ReadString(typ, data, &m.Reason)
+		case 4:
+			return protobuf.ReadString(typ, data, &m.Message)
 		}
 		return protobuf.Skip(num, typ, data)
 	})

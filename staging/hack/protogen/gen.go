@@ -74,10 +74,11 @@ func custom(named *types.Named) bool {
 }
 
 // generated reports whether protogen writes the methods of named: a struct
-// type without its own, at least one of whose fields has a protobuf tag.
+// type without its own, at least one of whose fields has a protobuf tag,
+// and that is not JSON-only.
 func generated(named *types.Named) bool {
 	st, ok := named.Underlying().(*types.Struct)
-	if !ok || custom(named) {
+	if !ok || custom(named) || jsonOnly(named, map[*types.Named]bool{}) {
 		return false
 	}
 	for i := 0; i < st.NumFields(); i++ {
@@ -86,6 +87,51 @@ func generated(named *types.Named) bool {
 		}
 	}
 	return false
+}
+
+// jsonOnly reports whether named, a struct type without a MarshalProto of
+// its own, has no protobuf form: one of its fields is marked protobuf:"-"
+// (a Table row's cells, which hold any JSON value), or a tagged field holds
+// such a struct (the Table holding its rows). Upstream serves these kinds
+// as JSON only; an encoding that silently dropped the field would be wrong.
+func jsonOnly(named *types.Named, seen map[*types.Named]bool) bool {
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok || seen[named] || custom(named) {
+		return false
+	}
+	seen[named] = true
+	for i := 0; i < st.NumFields(); i++ {
+		tag := st.Tag(i)
+		if pb, _ := reflect.StructTag(tag).Lookup("protobuf"); pb == "-" {
+			return true
+		}
+		if _, ok := protoNumber(tag); !ok {
+			continue
+		}
+		if inner := structIn(st.Field(i).Type()); inner != nil && jsonOnly(inner, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// structIn returns the named type a field of type t holds directly or
+// through pointers, slices and maps, or nil.
+func structIn(t types.Type) *types.Named {
+	for {
+		switch u := t.(type) {
+		case *types.Named:
+			return u
+		case *types.Pointer:
+			t = u.Elem()
+		case *types.Slice:
+			t = u.Elem()
+		case *types.Map:
+			t = u.Elem()
+		default:
+			return nil
+		}
+	}
 }
 
 // isMessage reports whether t is a struct type with a protobuf encoding.

@@ -88,3 +88,22 @@ func TestGeneratedCodeShape(t *testing.T) {
 		t.Errorf("PodSpec fields are not in number order:\n%s", pod)
 	}
 }
+
+// TestJSONOnlyTypes checks that the Table kinds, whose rows hold cells of
+// any JSON type (protobuf:"-"), get no protobuf methods, while the
+// PartialObjectMetadata a row may carry does.
+func TestJSONOnlyTypes(t *testing.T) {
+	data, err := os.ReadFile("../../api/meta/" + outputName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(data)
+	for _, absent := range []string{"func (m *Table) ", "func (m *TableRow) "} {
+		if strings.Contains(src, absent) {
+			t.Errorf("meta's generated code has %q, but the type is JSON-only", absent)
+		}
+	}
+	if !strings.Contains(src, "func (m *PartialObjectMetadata) MarshalProto") {
+		t.Error("meta's generated code lacks PartialObjectMetadata.MarshalProto")
+	}
+}

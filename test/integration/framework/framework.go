@@ -13,6 +13,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -39,6 +40,7 @@ type Server struct {
 	Prefix string
 	Client *http.Client
 	stop   func()
+	once   sync.Once
 }
 
 // Option adjusts the options before the server starts.
@@ -80,6 +82,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		Client:    &http.Client{Timeout: 30 * time.Second},
 	}
 	srv.stop = func() {
+		t.Helper()
 		cancel()
 		select {
 		case err := <-done:
@@ -90,9 +93,22 @@ func Start(t testing.TB, opts ...Option) *Server {
 			t.Errorf("API server did not stop within 15s")
 		}
 	}
-	t.Cleanup(srv.stop)
+	t.Cleanup(srv.Stop)
 	srv.WaitReady(t)
 	return srv
+}
+
+// Stop shuts the server down and waits for it to end; the data stays in
+// etcd under Prefix. It is safe to call more than once, and runs anyway
+// when the test ends.
+func (s *Server) Stop() {
+	s.once.Do(s.stop)
+}
+
+// SamePrefix makes a new server use the etcd key prefix of s, so it serves
+// s's data, as s would after a restart.
+func SamePrefix(s *Server) Option {
+	return func(o *options.Options) { o.Etcd.Prefix = s.Prefix }
 }
 
 // WaitReady waits until /readyz passes and the system namespaces exist.
@@ -101,7 +117,7 @@ func (s *Server) WaitReady(t testing.TB) {
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		r := s.Do(t, "GET", "/api/v1/namespaces/platform-node-lease", nil)
-		if r.Code == http.StatusOK {
+		if r.Code == http.StatusOK && s.Do(t, "GET", "/readyz", nil).Code == http.StatusOK {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)

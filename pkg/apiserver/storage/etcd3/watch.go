@@ -20,9 +20,9 @@ type watcher struct {
 	// nil when this etcd's notifications may overtake events.
 	progress func()
 	cancel   context.CancelFunc
-	result chan storage.Event
-	once   sync.Once
-	done   chan struct{}
+	result   chan storage.Event
+	once     sync.Once
+	done     chan struct{}
 }
 
 func (w *watcher) ResultChan() <-chan storage.Event { return w.result }

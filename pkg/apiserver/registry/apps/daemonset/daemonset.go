@@ -29,6 +29,7 @@ func Resource() *registry.Resource {
 			ValidateFunc:         Validate,
 			ValidateUpdateFunc:   ValidateUpdate,
 		},
+		Table: tableColumns,
 	}
 }
 

@@ -34,6 +34,7 @@ func Resource() *registry.Resource {
 			},
 			func(d *appsv1.Deployment, n int32) { d.Spec.Replicas = &n },
 		),
+		Table: tableColumns,
 	}
 }
 

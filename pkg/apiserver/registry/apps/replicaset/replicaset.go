@@ -35,6 +35,7 @@ func Resource() *registry.Resource {
 		SelectableFields: func(obj meta.Object) map[string]string {
 			return map[string]string{"status.replicas": strconv.Itoa(int(obj.(*appsv1.ReplicaSet).Status.Replicas))}
 		},
+		Table: tableColumns,
 	}
 }
 

@@ -33,6 +33,7 @@ func Resource() *registry.Resource {
 			},
 			func(ss *appsv1.StatefulSet, n int32) { ss.Spec.Replicas = &n },
 		),
+		Table: tableColumns,
 	}
 }
 

@@ -40,6 +40,7 @@ func Resources() (v1, v1beta1 *registry.Resource) {
 			ValidateFunc:       func(c *batchv1.CronJob) field.ErrorList { return validate(c.Name, &c.Spec) },
 			ValidateUpdateFunc: func(c, old *batchv1.CronJob) field.ErrorList { return validateSpec(&c.Spec, &old.Spec) },
 		},
+		Table: tableColumns,
 	}
 	v1beta1 = &registry.Resource{
 		Group: batchv1beta1.GroupName, Version: "v1beta1", Name: "cronjobs", Singular: "cronjob", Kind: "CronJob",
@@ -64,6 +65,7 @@ func Resources() (v1, v1beta1 *registry.Resource) {
 				return validateSpec(&s, &o)
 			},
 		},
+		Table: tableColumns,
 	}
 	return v1, v1beta1
 }

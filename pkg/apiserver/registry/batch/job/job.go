@@ -40,6 +40,7 @@ func Resource() *registry.Resource {
 		SelectableFields: func(obj meta.Object) map[string]string {
 			return map[string]string{"status.successful": strconv.Itoa(int(obj.(*batchv1.Job).Status.Succeeded))}
 		},
+		Table: tableColumns,
 	}
 }
 

@@ -23,6 +23,7 @@ func Resource() *registry.Resource {
 		},
 		AllowCreateOnUpdate:            true,
 		RequireResourceVersionOnUpdate: false,
+		Table:                          tableColumns,
 	}
 }
 

@@ -23,6 +23,7 @@ func Resource() *registry.Resource {
 			ValidateFunc:       validate,
 			ValidateUpdateFunc: func(ep, _ *corev1.Endpoints) field.ErrorList { return validate(ep) },
 		},
+		Table: tableColumns,
 	}
 }
 

@@ -36,6 +36,7 @@ func Resource(ttl func() int64) *registry.Resource {
 			ValidateUpdateFunc: func(e, _ *corev1.Event) field.ErrorList { return validate(e) },
 		},
 		SelectableFields: func(obj meta.Object) map[string]string { return selectableFields(obj.(*corev1.Event)) },
+		Table:            tableColumns,
 	}
 }
 

@@ -32,6 +32,7 @@ func Resource() *registry.Resource {
 			n := obj.(*corev1.Node)
 			return map[string]string{"spec.unschedulable": strconv.FormatBool(n.Spec.Unschedulable)}
 		},
+		Table: tableColumns,
 	}
 }
 

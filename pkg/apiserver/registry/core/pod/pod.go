@@ -26,9 +26,11 @@ func Resource() *registry.Resource {
 			PrepareForUpdateFunc: prepareForUpdate,
 			ValidateFunc:         validate,
 			ValidateUpdateFunc:   validateUpdate,
+			GracePeriodFunc:      gracePeriod,
 		},
 		Actions:          map[string]registry.Action{"binding": bind},
 		SelectableFields: selectableFields,
+		Table:            tableColumns,
 	}
 }
 

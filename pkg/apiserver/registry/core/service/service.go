@@ -31,6 +31,7 @@ func Resource() *registry.Resource {
 			s := obj.(*corev1.Service)
 			return map[string]string{"spec.clusterIP": s.Spec.ClusterIP, "spec.type": string(s.Spec.Type)}
 		},
+		Table: tableColumns,
 	}
 }
 
