@@ -106,25 +106,35 @@ func TestWatchFromRevisionAndInitialState(t *testing.T) {
 	}
 }
 
-func TestWatchTooOld(t *testing.T) {
+// TestWatchBeforeWindow: a watch from before the window is served from
+// etcd's history; only a compacted revision is ErrExpired.
+func TestWatchBeforeWindow(t *testing.T) {
 	c, backend, prefix := start(t, 3)
 	ctx := context.Background()
 	first, _ := backend.Create(ctx, prefix+"k", []byte("0"), 0)
+	var last storage.KV
 	for i := 1; i <= 5; i++ {
-		backend.GuaranteedUpdate(ctx, prefix+"k", 0, func(storage.KV) ([]byte, error) { return []byte(fmt.Sprint(i)), nil })
+		last, _ = backend.GuaranteedUpdate(ctx, prefix+"k", 0, func(storage.KV) ([]byte, error) { return []byte(fmt.Sprint(i)), nil })
 	}
-	waitRev(t, c, first.Revision+5)
-	if _, err := c.Watch(ctx, prefix, storage.WatchOptions{Revision: first.Revision, Prefix: true}); !errors.Is(err, storage.ErrExpired) {
+	waitRev(t, c, last.Revision)
+	w, err := c.Watch(ctx, prefix, storage.WatchOptions{Revision: first.Revision, Prefix: true})
+	if err != nil {
 		t.Fatalf("watch from before the window: %v", err)
 	}
-	w, err := c.Watch(ctx, prefix, storage.WatchOptions{Revision: first.Revision + 3, Prefix: true})
+	for i := 1; i <= 5; i++ {
+		if e := recv(t, w); string(e.Value) != fmt.Sprint(i) {
+			t.Fatalf("event %d from history: %+v", i, e)
+		}
+	}
+	w.Stop()
+	w, err = c.Watch(ctx, prefix, storage.WatchOptions{Revision: first.Revision + 3, Prefix: true})
 	if err != nil {
 		t.Fatalf("watch inside the window: %v", err)
 	}
-	defer w.Stop()
 	if e := recv(t, w); string(e.Value) != "4" {
 		t.Fatalf("first replayed event %+v", e)
 	}
+	w.Stop()
 }
 
 func waitRev(t *testing.T, c *Cacher, rev int64) {
@@ -273,5 +283,28 @@ func TestSlowWatcherIsStopped(t *testing.T) {
 	}
 	if !strings.HasPrefix(prefix, "/") {
 		t.Fatal(prefix)
+	}
+}
+
+// TestWatchCompacted: a watch from a compacted revision is ErrExpired before
+// any event. It compacts the test etcd, so it runs last in this package.
+func TestWatchCompacted(t *testing.T) {
+	client, prefix := etcdtest.Client(t)
+	backend := etcd3.New(zap.NewNop(), client, nil)
+	c := New(zap.NewNop(), Config{Backend: backend, Prefix: prefix, Attrs: attrs, Capacity: 2, Resource: "test"})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx)
+	first, _ := backend.Create(ctx, prefix+"k", []byte("0"), 0)
+	var last storage.KV
+	for i := 1; i <= 4; i++ {
+		last, _ = backend.GuaranteedUpdate(ctx, prefix+"k", 0, func(storage.KV) ([]byte, error) { return []byte(fmt.Sprint(i)), nil })
+	}
+	waitRev(t, c, last.Revision)
+	if _, err := client.Compact(ctx, last.Revision); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Watch(ctx, prefix, storage.WatchOptions{Revision: first.Revision, Prefix: true}); !errors.Is(err, storage.ErrExpired) {
+		t.Fatalf("watch from a compacted revision: %v", err)
 	}
 }
