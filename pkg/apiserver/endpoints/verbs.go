@@ -44,6 +44,9 @@ func (q *request) list() {
 		q.fail(err)
 		return
 	}
+	if !q.features.RemainingItemCount {
+		list.RemainingItemCount = nil
+	}
 	if q.out.format == formatTable {
 		q.writeTable(list.Items, list.ListMeta)
 		return
