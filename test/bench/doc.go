@@ -1,6 +1,8 @@
 // Package bench holds the API server's benchmarks, run by `make bench`:
 // throughput and latency percentiles of REST operations through an
-// in-process server, each next to a baseline measured in the same run
-// (raw etcd with the same value size), since the machines are noisy.
-// docs/perf.md records the results.
+// in-process server, lists of many pods, watch fan-out, the watch cache's
+// memory and the JSON and protobuf encodings, each next to a baseline
+// measured in the same run (raw etcd with the same value size, encoding
+// the same objects once, a single watcher, the process before loading),
+// since the machines are noisy. docs/perf.md records the results.
 package bench

@@ -241,7 +241,22 @@ func (c *Cacher) waitFresh(ctx context.Context, rev int64, timeout time.Duration
 	timer := time.AfterFunc(timeout, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
 	defer timer.Stop()
 	if c.cfg.TrustProgress {
-		go c.cfg.Backend.RequestProgress(ctx)
+		// Ask etcd for progress, and again while waiting: one request can
+		// be answered before the watch stream has caught up.
+		pctx, stopAsking := context.WithCancel(ctx)
+		defer stopAsking()
+		go func() {
+			tick := time.NewTicker(100 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				c.cfg.Backend.RequestProgress(pctx)
+				select {
+				case <-pctx.Done():
+					return
+				case <-tick.C:
+				}
+			}
+		}()
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -257,15 +272,15 @@ func (c *Cacher) waitFresh(ctx context.Context, rev int64, timeout time.Duration
 	return nil
 }
 
-// freshOrWait waits until the cache has reached rev. Without trusted
-// progress notifications it waits only briefly: a resource with no recent
-// writes never reaches etcd's current revision through its own events, and
-// the caller reads etcd instead (ok false).
+// freshOrWait waits until the cache has reached rev; when it cannot, the
+// caller reads etcd instead (ok false). Without trusted progress
+// notifications it waits only briefly: a resource with no recent writes
+// never reaches etcd's current revision through its own events.
 func (c *Cacher) freshOrWait(ctx context.Context, rev int64, timeout time.Duration) (bool, error) {
-	if c.cfg.TrustProgress {
-		return true, c.waitFresh(ctx, rev, timeout)
+	if !c.cfg.TrustProgress {
+		timeout = 50 * time.Millisecond
 	}
-	err := c.waitFresh(ctx, rev, 50*time.Millisecond)
+	err := c.waitFresh(ctx, rev, timeout)
 	if errors.Is(err, storage.ErrTooNew) {
 		return false, nil
 	}

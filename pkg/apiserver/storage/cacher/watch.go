@@ -268,11 +268,13 @@ func (c *Cacher) bookmarks(ctx context.Context) {
 // bookmarkLocked queues a Progress event for w if there is room; a full
 // buffer means events are flowing anyway.
 func (c *Cacher) bookmarkLocked(w *cacheWatcher, now time.Time) {
-	if w.terminated || c.rev < w.minRev {
-		return // a bookmark must never go back before where the watch started
+	if w.terminated {
+		return
 	}
+	// Every change up to the cache's revision has been queued, and none up
+	// to where the watch started was wanted: both are true bookmarks.
 	select {
-	case w.in <- storage.Event{Type: storage.Progress, Revision: c.rev}:
+	case w.in <- storage.Event{Type: storage.Progress, Revision: max(c.rev, w.minRev)}:
 		w.lastBookmark = now
 	default:
 	}

@@ -17,8 +17,11 @@ var _ storage.Watchable = (*Store)(nil)
 // watcher relays one etcd watch.
 type watcher struct {
 	// progress asks etcd for a progress notification on this stream, or is
-	// nil when this etcd's notifications may overtake events.
-	progress func()
+	// nil when this etcd's notifications may overtake events; then a request
+	// goes to localProgress and the relay answers it with the last revision
+	// it delivered.
+	progress      func()
+	localProgress chan struct{}
 	cancel   context.CancelFunc
 	result   chan storage.Event
 	once     sync.Once
@@ -33,6 +36,11 @@ var _ storage.ProgressRequester = (*watcher)(nil)
 func (w *watcher) RequestProgress() {
 	if w.progress != nil {
 		w.progress()
+		return
+	}
+	select {
+	case w.localProgress <- struct{}{}:
+	default:
 	}
 }
 
@@ -62,7 +70,7 @@ func (s *Store) Watch(ctx context.Context, key string, opts storage.WatchOptions
 	if opts.ProgressNotify {
 		eopts = append(eopts, clientv3.WithProgressNotify())
 	}
-	w := &watcher{cancel: cancel, result: make(chan storage.Event, 100), done: make(chan struct{})}
+	w := &watcher{cancel: cancel, result: make(chan storage.Event, 100), done: make(chan struct{}), localProgress: make(chan struct{}, 1)}
 	if s.trustProgress.Load() {
 		w.progress = func() { s.client.RequestProgress(wctx) }
 	}
@@ -73,7 +81,7 @@ func (s *Store) Watch(ctx context.Context, key string, opts storage.WatchOptions
 				break
 			}
 		}
-		w.relay(wctx, key, ch, opts.Predicate)
+		w.relay(wctx, key, ch, opts.Predicate, opts.Revision)
 	}()
 	return w, nil
 }
@@ -127,37 +135,60 @@ func filter(e storage.Event, p storage.Predicate) (storage.Event, bool, error) {
 	return e, ok, nil
 }
 
-func (w *watcher) relay(ctx context.Context, key string, ch clientv3.WatchChan, p storage.Predicate) {
+// relay forwards etcd's responses until the watch ends. last is the
+// revision up to which everything has been delivered.
+func (w *watcher) relay(ctx context.Context, key string, ch clientv3.WatchChan, p storage.Predicate, last int64) {
 	defer close(w.done)
 	defer close(w.result)
-	for resp := range ch {
-		if err := resp.Err(); err != nil {
-			if errors.Is(err, rpctypes.ErrCompacted) || resp.CompactRevision > 0 {
-				err = storage.NewExpired(key, resp.CompactRevision)
+	for {
+		select {
+		case <-w.localProgress:
+			if !w.send(ctx, storage.Event{Type: storage.Progress, Revision: last}) {
+				return
 			}
+		case resp, ok := <-ch:
+			if !ok {
+				if ctx.Err() == nil {
+					w.send(ctx, storage.Event{Type: storage.Error, Err: storage.ErrUnavailable})
+				}
+				return
+			}
+			var cont bool
+			if last, cont = w.forward(ctx, key, resp, p, last); !cont {
+				return
+			}
+		}
+	}
+}
+
+// forward sends the events of one response; it returns the new last
+// revision and false when the stream must end.
+func (w *watcher) forward(ctx context.Context, key string, resp clientv3.WatchResponse, p storage.Predicate, last int64) (int64, bool) {
+	if err := resp.Err(); err != nil {
+		if errors.Is(err, rpctypes.ErrCompacted) || resp.CompactRevision > 0 {
+			err = storage.NewExpired(key, resp.CompactRevision)
+		}
+		w.send(ctx, storage.Event{Type: storage.Error, Err: err})
+		return last, false
+	}
+	if resp.IsProgressNotify() {
+		if w.progress == nil {
+			return last, true // not trusted on this etcd
+		}
+		return max(last, resp.Header.Revision), w.send(ctx, storage.Event{Type: storage.Progress, Revision: resp.Header.Revision})
+	}
+	for _, e := range resp.Events {
+		ev, ok, err := filter(convertEvent(e), p)
+		if err != nil {
 			w.send(ctx, storage.Event{Type: storage.Error, Err: err})
-			return
+			return last, false
 		}
-		if resp.IsProgressNotify() {
-			if !w.send(ctx, storage.Event{Type: storage.Progress, Revision: resp.Header.Revision}) {
-				return
-			}
-			continue
-		}
-		for _, e := range resp.Events {
-			ev, ok, err := filter(convertEvent(e), p)
-			if err != nil {
-				w.send(ctx, storage.Event{Type: storage.Error, Err: err})
-				return
-			}
-			if ok && !w.send(ctx, ev) {
-				return
-			}
+		last = max(last, ev.Revision)
+		if ok && !w.send(ctx, ev) {
+			return last, false
 		}
 	}
-	if ctx.Err() == nil {
-		w.send(ctx, storage.Event{Type: storage.Error, Err: storage.ErrUnavailable})
-	}
+	return last, true
 }
 
 func (w *watcher) send(ctx context.Context, e storage.Event) bool {
