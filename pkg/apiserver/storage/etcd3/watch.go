@@ -22,10 +22,10 @@ type watcher struct {
 	// it delivered.
 	progress      func()
 	localProgress chan struct{}
-	cancel   context.CancelFunc
-	result   chan storage.Event
-	once     sync.Once
-	done     chan struct{}
+	cancel        context.CancelFunc
+	result        chan storage.Event
+	once          sync.Once
+	done          chan struct{}
 }
 
 func (w *watcher) ResultChan() <-chan storage.Event { return w.result }
