@@ -17,7 +17,12 @@ import (
 // write encodes v in the negotiated format.
 func (q *request) write(code int, v any) {
 	if q.out.format == formatProtobuf {
-		if data, ok := protobufBody(v); ok {
+		data, ok, err := protobufBody(v)
+		if err != nil {
+			v, code = statusOf(err), http.StatusInternalServerError
+			data, ok, _ = protobufBody(v)
+		}
+		if ok {
 			writeBytes(q.w, q.r, code, q.out.mediaType, data)
 			return
 		}
@@ -58,47 +63,40 @@ func writeBytes(w http.ResponseWriter, r *http.Request, code int, contentType st
 }
 
 // protobufBody encodes v in the protobuf envelope, if it has a protobuf form.
-func protobufBody(v any) ([]byte, bool) {
+func protobufBody(v any) ([]byte, bool, error) {
 	switch v := v.(type) {
 	case *registry.List:
-		return protobuf.Encode(v.APIVersion, v.Kind, listMessage{v}), true
+		raw, err := v.ProtoItems()
+		if err != nil {
+			return nil, false, err
+		}
+		return protobuf.Encode(v.APIVersion, v.Kind, rawMessage(raw)), true, nil
 	case meta.Status:
-		return protobuf.Encode("v1", "Status", &v), true
+		return protobuf.Encode("v1", "Status", &v), true, nil
 	case interface {
 		protobuf.Message
 		GetTypeMeta() *meta.TypeMeta
 	}:
 		tm := v.GetTypeMeta()
-		return protobuf.Encode(tm.APIVersion, tm.Kind, v), true
+		return protobuf.Encode(tm.APIVersion, tm.Kind, v), true, nil
 	}
-	return nil, false
+	return nil, false, nil
 }
 
-// listMessage encodes a generic list as its typed list message would be:
-// metadata is field 1, each item field 2.
-type listMessage struct{ l *registry.List }
+// rawMessage is an already encoded protobuf message.
+type rawMessage []byte
 
-func (m listMessage) MarshalProto(b []byte) []byte {
-	b = protobuf.AppendMessage(b, 1, &m.l.ListMeta)
-	for _, item := range m.l.Items {
-		b = protobuf.AppendMessage(b, 2, item.(protobuf.Message))
-	}
-	return b
-}
+func (m rawMessage) MarshalProto(b []byte) []byte { return append(b, m...) }
 
-func (m listMessage) UnmarshalProto([]byte) error {
-	return fmt.Errorf("endpoints: a list is only encoded here")
+func (m rawMessage) UnmarshalProto([]byte) error {
+	return fmt.Errorf("endpoints: a raw message is only encoded here")
 }
 
 // protobufFrame is one event of a protobuf watch stream: a 4-byte
 // big-endian length, then a WatchEvent whose object is the enveloped object.
-func protobufFrame(typ string, obj any) ([]byte, error) {
-	raw, ok := protobufBody(obj)
-	if !ok {
-		return nil, fmt.Errorf("endpoints: %T has no protobuf form", obj)
-	}
-	ev := &meta.WatchEvent{Type: typ, Object: raw}
-	msg := ev.MarshalProto(make([]byte, 4, 4+len(raw)+32))
+func protobufFrame(typ string, enveloped []byte) []byte {
+	ev := &meta.WatchEvent{Type: typ, Object: enveloped}
+	msg := ev.MarshalProto(make([]byte, 4, 4+len(enveloped)+32))
 	binary.BigEndian.PutUint32(msg, uint32(len(msg)-4))
-	return msg, nil
+	return msg
 }

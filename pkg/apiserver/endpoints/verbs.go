@@ -48,7 +48,12 @@ func (q *request) list() {
 		list.RemainingItemCount = nil
 	}
 	if q.out.format == formatTable {
-		q.writeTable(list.Items, list.ListMeta)
+		objs, err := list.Objects()
+		if err != nil {
+			q.fail(err)
+			return
+		}
+		q.writeTable(objs, list.ListMeta)
 		return
 	}
 	q.write(http.StatusOK, list)

@@ -1,8 +1,6 @@
 package endpoints
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -12,6 +10,7 @@ import (
 
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
+	"platform.io/client/codec/protobuf"
 
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/storage"
@@ -117,60 +116,95 @@ var eventTypes = map[storage.EventType]string{storage.Added: meta.Added, storage
 
 // writeEvent writes one event; done is true after an ERROR, which ends the stream.
 func (q *request) writeEvent(e storage.Event, bookmarks bool) (done bool, err error) {
-	var typ string
-	var obj any
-	switch e.Type {
-	case storage.Progress:
-		if !bookmarks {
-			return false, nil
-		}
-		typ, obj = meta.Bookmark, q.store.BookmarkObject(e.Revision)
-	case storage.Error:
-		st := watchErrorStatus(e.Err)
-		typ, obj, done = meta.Error, st, true
-	default:
-		o, err := q.store.EventObject(e)
-		if err != nil {
-			typ, obj, done = meta.Error, watchErrorStatus(err), true
-		} else {
-			typ, obj = eventTypes[e.Type], o
-		}
+	if e.Type == storage.Progress && !bookmarks {
+		return false, nil
 	}
-	frame, err := q.frame(typ, obj)
-	if err != nil {
-		return true, err
+	typ, data, done := q.eventObject(e)
+	if data == nil {
+		return true, fmt.Errorf("endpoints: event of %s cannot be encoded", q.store.Resource.Name)
 	}
-	_, err = q.w.Write(frame)
+	_, err = q.w.Write(q.frame(typ, data))
 	return done, err
 }
 
-// frame encodes one watch event in the negotiated format: a JSON object
-// per line, or a length-prefixed protobuf WatchEvent.
-func (q *request) frame(typ string, obj any) ([]byte, error) {
-	if q.out.format == formatProtobuf {
-		return protobufFrame(typ, obj)
+// eventObject returns the type of an event and its object encoded in the
+// negotiated format. Objects of stored versions are rendered once and
+// shared by every watcher of the event.
+func (q *request) eventObject(e storage.Event) (typ string, data []byte, done bool) {
+	var v any
+	switch e.Type {
+	case storage.Progress:
+		typ, v = meta.Bookmark, q.store.BookmarkObject(e.Revision)
+	case storage.Error:
+		typ, v, done = meta.Error, watchErrorStatus(e.Err), true
+	default:
+		typ = eventTypes[e.Type]
+		var err error
+		if data, err = q.renderEvent(e); err == nil {
+			return typ, data, false
+		}
+		typ, v, done = meta.Error, watchErrorStatus(err), true
 	}
-	// A Table watch sends each changed object as a one-row Table; bookmarks
-	// and errors stay as they are.
-	if o, ok := obj.(meta.Object); ok && q.out.format == formatTable && typ != meta.Bookmark && typ != meta.Error {
-		t, err := q.tableEvent(o)
+	data, err := q.encodeValue(v)
+	if err != nil {
+		return typ, nil, true
+	}
+	return typ, data, done
+}
+
+// renderEvent encodes the object of a change: a one-row Table, or the
+// shared rendering of the stored version (enveloped for protobuf).
+func (q *request) renderEvent(e storage.Event) ([]byte, error) {
+	switch q.out.format {
+	case formatTable:
+		obj, err := q.store.EventObject(e)
 		if err != nil {
 			return nil, err
 		}
-		obj = t
+		t, err := q.tableEvent(obj)
+		if err != nil {
+			return nil, err
+		}
+		return registry.Encode(t, registry.JSON)
+	case formatProtobuf:
+		res := q.store.Resource
+		return e.Memo.Get(res.GroupVersion().String()+"/protobuf-enveloped", func() ([]byte, error) {
+			raw, err := q.store.RenderEvent(e, registry.Protobuf)
+			if err != nil {
+				return nil, err
+			}
+			return protobuf.Encode(res.GroupVersion().String(), res.Kind, rawMessage(raw)), nil
+		})
+	default:
+		return q.store.RenderEvent(e, registry.JSON)
 	}
-	data, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
+}
+
+// encodeValue encodes an object that is not a stored version (a bookmark,
+// a Status) in the negotiated format.
+func (q *request) encodeValue(v any) ([]byte, error) {
+	if q.out.format == formatProtobuf {
+		data, ok, err := protobufBody(v)
+		if err != nil || !ok {
+			return nil, fmt.Errorf("endpoints: %T has no protobuf form: %v", v, err)
+		}
+		return data, nil
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(data) + 32)
-	buf.WriteString(`{"type":"`)
-	buf.WriteString(typ)
-	buf.WriteString(`","object":`)
-	buf.Write(data)
-	buf.WriteString("}\n")
-	return buf.Bytes(), nil
+	return registry.Encode(v, registry.JSON)
+}
+
+// frame encodes one watch event: a JSON object per line, or a
+// length-prefixed protobuf WatchEvent.
+func (q *request) frame(typ string, object []byte) []byte {
+	if q.out.format == formatProtobuf {
+		return protobufFrame(typ, object)
+	}
+	buf := make([]byte, 0, len(object)+32)
+	buf = append(buf, `{"type":"`...)
+	buf = append(buf, typ...)
+	buf = append(buf, `","object":`...)
+	buf = append(buf, object...)
+	return append(buf, "}\n"...)
 }
 
 // watchErrorStatus is the Status of an ERROR event.

@@ -20,7 +20,11 @@ func (s *Store) DeleteCollection(ctx context.Context, ns string, lo ListOptions,
 		if err != nil {
 			return n, err
 		}
-		for _, obj := range list.Items {
+		objs, err := list.Objects()
+		if err != nil {
+			return n, err
+		}
+		for _, obj := range objs {
 			m := obj.GetObjectMeta()
 			if _, err := s.Delete(ctx, m.Namespace, m.Name, do); err != nil && !apierrors.IsNotFound(err) {
 				return n, err

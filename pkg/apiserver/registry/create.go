@@ -69,6 +69,7 @@ func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.
 		if err != nil {
 			return nil, s.interpret(err, m.Name)
 		}
+		s.wrote(kv.Revision)
 		s.stamp(obj, kv.Revision)
 		return obj, nil
 	}

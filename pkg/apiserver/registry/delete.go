@@ -96,6 +96,7 @@ func (s *Store) Delete(ctx context.Context, ns, name string, opts *meta.DeleteOp
 	if err != nil {
 		return DeleteResult{}, s.interpret(err, name)
 	}
+	s.wrote(kv.Revision)
 	if !res.Deleted {
 		s.stamp(res.Object, kv.Revision)
 		return res, nil
@@ -112,6 +113,7 @@ func (s *Store) Delete(ctx context.Context, ns, name string, opts *meta.DeleteOp
 	if err != nil {
 		return DeleteResult{}, s.interpret(err, name)
 	}
+	s.wrote(last.Revision)
 	s.stamp(res.Object, last.Revision)
 	return res, nil
 }

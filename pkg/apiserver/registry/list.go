@@ -27,13 +27,6 @@ type ListOptions struct {
 	Field fields.Selector
 }
 
-// List is the generic list response: items of the served kind.
-type List struct {
-	meta.TypeMeta `json:",inline"`
-	meta.ListMeta `json:"metadata"`
-	Items         []meta.Object `json:"items"`
-}
-
 // continueToken is the decoded form of ListMeta.Continue.
 type continueToken struct {
 	APIVersion      string `json:"v"`
@@ -115,16 +108,9 @@ func (s *Store) List(ctx context.Context, ns string, opts ListOptions) (*List, e
 	if so.MinRevision > res.Revision {
 		return nil, tooLarge(so.MinRevision, res.Revision)
 	}
-	out := &List{Items: make([]meta.Object, 0, len(res.Items))}
+	out := &List{store: s, kvs: res.Items}
 	out.Kind, out.APIVersion = s.Resource.Kind+"List", s.Resource.GroupVersion().String()
 	out.ResourceVersion = strconv.FormatInt(res.Revision, 10)
-	for _, kv := range res.Items {
-		obj, err := s.decode(kv)
-		if err != nil {
-			return nil, err
-		}
-		out.Items = append(out.Items, obj)
-	}
 	if res.More {
 		out.Continue = encodeContinue(res.Revision, strings.TrimPrefix(res.NextKey, prefix))
 		if res.Remaining >= 0 {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	apierrors "platform.io/client/api/errors"
@@ -35,6 +36,9 @@ type Store struct {
 	prefix     string
 	namespaces NamespaceChecker
 	now        func() time.Time
+	// lastWrite is the revision of the latest write through this store;
+	// cached reads wait for it, so this server reads its own writes.
+	lastWrite atomic.Int64
 }
 
 // Config is what a Store needs besides its Resource.
@@ -160,12 +164,23 @@ func formatRV(rev int64) string { return strconv.FormatInt(rev, 10) }
 func (s *Store) GetCached(ctx context.Context, ns, name string) (meta.Object, error) {
 	if c, ok := s.storage.(interface {
 		GetCached(key string) (storage.KV, bool)
-	}); ok {
+		WaitRevision(ctx context.Context, rev int64, timeout time.Duration) error
+	}); ok && c.WaitRevision(ctx, s.lastWrite.Load(), time.Second) == nil {
 		if kv, ok := c.GetCached(s.key(ns, name)); ok {
 			return s.decode(kv)
 		}
 	}
 	return s.Get(ctx, ns, name)
+}
+
+// wrote records the revision of a write through this store.
+func (s *Store) wrote(rev int64) {
+	for {
+		cur := s.lastWrite.Load()
+		if rev <= cur || s.lastWrite.CompareAndSwap(cur, rev) {
+			return
+		}
+	}
 }
 
 // Get returns one object.

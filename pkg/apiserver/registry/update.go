@@ -89,6 +89,7 @@ func (s *Store) Update(ctx context.Context, ns, name string, transform Transform
 	if err != nil {
 		return nil, false, s.interpret(err, name)
 	}
+	s.wrote(kv.Revision)
 	s.stamp(out, kv.Revision)
 	if _, err := s.finishDeletion(ctx, out, kv.Revision); err != nil {
 		return nil, false, err
@@ -232,7 +233,7 @@ func (s *Store) finishDeletion(ctx context.Context, obj meta.Object, rev int64) 
 	if m.DeletionTimestamp == nil || s.deletionBlocked(obj) {
 		return false, nil
 	}
-	_, err := s.storage.Delete(ctx, s.key(m.Namespace, m.Name), func(cur storage.KV) error {
+	last, err := s.storage.Delete(ctx, s.key(m.Namespace, m.Name), func(cur storage.KV) error {
 		if cur.Revision != rev {
 			return fmt.Errorf("%w: object changed after its last finalizer was removed", storage.ErrConflict)
 		}
@@ -240,6 +241,9 @@ func (s *Store) finishDeletion(ctx context.Context, obj meta.Object, rev int64) 
 	})
 	if err != nil && !isStorageNotFound(err) {
 		return false, s.interpret(err, m.Name)
+	}
+	if err == nil {
+		s.wrote(last.Revision)
 	}
 	return err == nil, nil
 }

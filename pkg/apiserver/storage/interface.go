@@ -7,6 +7,9 @@ type KV struct {
 	Key      string
 	Value    []byte
 	Revision int64
+	// Memo shares renderings of this version among readers; nil when the
+	// KV did not come from a cache.
+	Memo *Memo
 }
 
 // ListOptions narrows a List call.
@@ -95,6 +98,9 @@ type Event struct {
 	// PrevValue is the value before a Modified change, when known.
 	PrevValue []byte
 	Err       error
+	// Memo shares renderings of the event's object among all watchers;
+	// nil when the event did not come from a cache.
+	Memo *Memo
 }
 
 // WatchOptions narrow a Watch.

@@ -79,7 +79,23 @@ type Cacher struct {
 	// after it is in the window.
 	oldest   int64
 	watchers map[*cacheWatcher]struct{}
+	// snapshots are copy-on-write clones of items at the revisions of
+	// recent chunked lists, so the next chunks come from memory too.
+	snapshots []snapshot
 }
+
+// snapshot is items as of one revision.
+type snapshot struct {
+	rev   int64
+	items *btree.BTreeG[*entry]
+	taken time.Time
+}
+
+// Snapshot limits: how many are kept and for how long.
+const (
+	maxSnapshots = 16
+	snapshotTTL  = 90 * time.Second
+)
 
 var (
 	_ storage.Interface = (*Cacher)(nil)
@@ -137,6 +153,7 @@ func (c *Cacher) listAndWatch(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("attributes of %s: %w", kv.Key, err)
 			}
+			kv.Memo = storage.NewMemo()
 			items.ReplaceOrInsert(&entry{kv: kv, attrs: attrs})
 		}
 		rev = res.Revision
@@ -174,7 +191,7 @@ func (c *Cacher) replace(items *btree.BTreeG[*entry], rev int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.terminateAllLocked()
-	c.items, c.rev, c.oldest, c.window = items, rev, rev, nil
+	c.items, c.rev, c.oldest, c.window, c.snapshots = items, rev, rev, nil, nil
 	c.cfg.Metrics.size(c.cfg.Resource, items.Len())
 	c.cond.Broadcast()
 }
@@ -188,8 +205,10 @@ func (c *Cacher) progress(rev int64) {
 	c.mu.Unlock()
 }
 
-// apply records one change and sends it to the watchers.
+// apply records one change and sends it to the watchers. An added or
+// modified object and its event share one memo, as they are one version.
 func (c *Cacher) apply(e storage.Event) error {
+	e.Memo = storage.NewMemo()
 	ev := &event{Event: e}
 	if e.Type != storage.Deleted {
 		attrs, err := c.cfg.Attrs(e.Key, e.Value)
@@ -211,7 +230,7 @@ func (c *Cacher) apply(e storage.Event) error {
 		ev.attrs = ev.prevAttrs
 		c.items.Delete(&entry{kv: storage.KV{Key: e.Key}})
 	default:
-		c.items.ReplaceOrInsert(&entry{kv: storage.KV{Key: e.Key, Value: e.Value, Revision: e.Revision}, attrs: ev.attrs})
+		c.items.ReplaceOrInsert(&entry{kv: storage.KV{Key: e.Key, Value: e.Value, Revision: e.Revision, Memo: e.Memo}, attrs: ev.attrs})
 	}
 	c.window = append(c.window, ev)
 	if len(c.window) > c.cfg.Capacity {
@@ -294,14 +313,19 @@ func (c *Cacher) Revision() int64 {
 	return c.rev
 }
 
-// ascend calls fn for every cached entry with a key under prefix, from
-// start (inclusive) on, until fn returns false.
+// ascendLocked calls fn for every cached entry with a key under prefix,
+// from start (inclusive) on, until fn returns false.
 func (c *Cacher) ascendLocked(prefix, start string, fn func(*entry) bool) {
+	ascend(c.items, prefix, start, fn)
+}
+
+// ascend walks items under prefix from start on, until fn returns false.
+func ascend(items *btree.BTreeG[*entry], prefix, start string, fn func(*entry) bool) {
 	from := prefix
 	if start > from {
 		from = start
 	}
-	c.items.AscendGreaterOrEqual(&entry{kv: storage.KV{Key: from}}, func(e *entry) bool {
+	items.AscendGreaterOrEqual(&entry{kv: storage.KV{Key: from}}, func(e *entry) bool {
 		if !strings.HasPrefix(e.kv.Key, prefix) {
 			return false
 		}
@@ -341,4 +365,34 @@ func (m *Metrics) size(resource string, n int) {
 	if m != nil {
 		m.objects.WithLabelValues(resource).Set(float64(n))
 	}
+}
+
+// snapshotLocked keeps a clone of items at the current revision, once.
+func (c *Cacher) snapshotLocked(now time.Time) {
+	kept := c.snapshots[:0]
+	for _, sn := range c.snapshots {
+		if now.Sub(sn.taken) < snapshotTTL {
+			kept = append(kept, sn)
+		}
+	}
+	c.snapshots = kept
+	if n := len(c.snapshots); n > 0 && c.snapshots[n-1].rev == c.rev {
+		return
+	}
+	if len(c.snapshots) == maxSnapshots {
+		c.snapshots = c.snapshots[1:]
+	}
+	c.snapshots = append(c.snapshots, snapshot{rev: c.rev, items: c.items.Clone(), taken: now})
+}
+
+// snapshotAt returns the items as of rev, if a snapshot is kept.
+func (c *Cacher) snapshotAt(rev int64) (*btree.BTreeG[*entry], bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, sn := range c.snapshots {
+		if sn.rev == rev && time.Since(sn.taken) < snapshotTTL {
+			return sn.items, true
+		}
+	}
+	return nil, false
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/google/btree"
+
 	"platform.io/platform/pkg/apiserver/storage"
 )
 
@@ -29,6 +31,13 @@ func (c *Cacher) GetCached(key string) (storage.KV, bool) {
 		return storage.KV{}, false
 	}
 	return e.kv, true
+}
+
+// WaitRevision waits until the cache has reached rev, or fails with
+// ErrTooNew after timeout. It never asks etcd for more than the cache's own
+// events when rev is the revision of a change to this resource.
+func (c *Cacher) WaitRevision(ctx context.Context, rev int64, timeout time.Duration) error {
+	return c.waitFresh(ctx, max(rev, 1), timeout)
 }
 
 // GuaranteedUpdate implements storage.Interface, starting from the cached
@@ -70,15 +79,25 @@ func (c *Cacher) Count(ctx context.Context, prefix string) (int64, error) {
 	return n, nil
 }
 
-// List implements storage.Interface. A snapshot read (Revision set, as a
-// continue token asks) goes to the backend; every other list is served from
-// the cache once it is fresh enough: a consistent list waits for etcd's
-// current revision, a list with MinRevision for that one, and a list with
-// neither is served at once. A limit is honoured; the next chunk of such a
-// list reads the backend at the cache's revision, so it is one snapshot.
+// List implements storage.Interface. Every list is served from memory once
+// the cache is fresh enough: a consistent list waits for etcd's current
+// revision, a list with MinRevision for that one, and a list with neither
+// is served at once. A chunked list keeps a copy-on-write snapshot of the
+// cache, and its next chunks (Revision set by the continue token) come from
+// that snapshot; a chunk whose snapshot is gone reads etcd at that revision,
+// which is the same state.
 func (c *Cacher) List(ctx context.Context, prefix string, opts storage.ListOptions) (storage.ListResult, error) {
 	if opts.Revision > 0 {
-		return c.cfg.Backend.List(ctx, prefix, opts)
+		items, ok := c.snapshotAt(opts.Revision)
+		if !ok {
+			return c.cfg.Backend.List(ctx, prefix, opts)
+		}
+		// The token lives as long as etcd keeps its revision: a one-key read
+		// there fails once it is compacted.
+		if _, err := c.cfg.Backend.List(ctx, prefix, storage.ListOptions{Revision: opts.Revision, Limit: 1}); err != nil {
+			return storage.ListResult{}, err
+		}
+		return page(items, opts.Revision, prefix, opts), nil
 	}
 	want := max(opts.MinRevision, 1)
 	if opts.Consistent {
@@ -96,11 +115,27 @@ func (c *Cacher) List(ctx context.Context, prefix string, opts storage.ListOptio
 	if err := c.waitFresh(ctx, want, freshnessTimeout); err != nil {
 		return storage.ListResult{}, err
 	}
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	res := storage.ListResult{Revision: c.rev, Remaining: -1}
-	c.ascendLocked(prefix, opts.StartKey, func(e *entry) bool {
-		if !opts.Predicate.Empty() && !opts.Predicate.MatchesAttrs(e.attrs) {
+	if opts.Limit <= 0 {
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+		return page(c.items, c.rev, prefix, opts), nil
+	}
+	// Cloning marks the tree copy-on-write, so it takes the write lock.
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	res := page(c.items, c.rev, prefix, opts)
+	if res.More {
+		c.snapshotLocked(time.Now())
+	}
+	return res, nil
+}
+
+// page reads one chunk of items at revision rev.
+func page(items *btree.BTreeG[*entry], rev int64, prefix string, opts storage.ListOptions) storage.ListResult {
+	res := storage.ListResult{Revision: rev, Remaining: -1}
+	filtered := !opts.Predicate.Empty()
+	ascend(items, prefix, opts.StartKey, func(e *entry) bool {
+		if filtered && !opts.Predicate.MatchesAttrs(e.attrs) {
 			return true
 		}
 		if opts.Limit > 0 && int64(len(res.Items)) == opts.Limit {
@@ -110,14 +145,15 @@ func (c *Cacher) List(ctx context.Context, prefix string, opts storage.ListOptio
 		res.Items = append(res.Items, e.kv)
 		return true
 	})
-	if res.More {
+	switch {
+	case res.More:
 		res.NextKey = res.Items[len(res.Items)-1].Key + "\x00"
-		if opts.Predicate.Empty() {
-			c.ascendLocked(prefix, res.NextKey, func(*entry) bool { res.Remaining++; return true })
-			res.Remaining++ // from -1
+		if !filtered {
+			res.Remaining = 0
+			ascend(items, prefix, res.NextKey, func(*entry) bool { res.Remaining++; return true })
 		}
-	} else if opts.Predicate.Empty() {
+	case !filtered:
 		res.Remaining = 0
 	}
-	return res, nil
+	return res
 }

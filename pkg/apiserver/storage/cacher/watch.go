@@ -238,7 +238,7 @@ func (c *Cacher) stateLocked(w *cacheWatcher) []storage.Event {
 			return e.kv.Key < w.key
 		}
 		if w.pred.Empty() || w.pred.MatchesAttrs(e.attrs) {
-			out = append(out, storage.Event{Type: storage.Added, Key: e.kv.Key, Value: e.kv.Value, Revision: e.kv.Revision})
+			out = append(out, storage.Event{Type: storage.Added, Key: e.kv.Key, Value: e.kv.Value, Revision: e.kv.Revision, Memo: e.kv.Memo})
 		}
 		return w.prefix
 	})
