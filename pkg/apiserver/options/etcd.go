@@ -21,11 +21,14 @@ type Etcd struct {
 	CompactionInterval time.Duration
 	// DialTimeout bounds connecting to etcd.
 	DialTimeout time.Duration
+	// StorageMediaType is how objects are written to etcd.
+	StorageMediaType string
 }
 
 // NewEtcd returns the defaults.
 func NewEtcd() *Etcd {
-	return &Etcd{Prefix: "/registry", DataDir: "_output/local/etcd", CompactionInterval: 5 * time.Minute, DialTimeout: 20 * time.Second}
+	return &Etcd{Prefix: "/registry", DataDir: "_output/local/etcd", CompactionInterval: 5 * time.Minute, DialTimeout: 20 * time.Second,
+		StorageMediaType: "application/vnd.platform.protobuf"}
 }
 
 // AddFlags registers the etcd flags.
@@ -38,6 +41,7 @@ func (o *Etcd) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.DataDir, "data-dir", o.DataDir, "Directory of the embedded etcd's data, used when --etcd-servers is empty.")
 	fs.DurationVar(&o.CompactionInterval, "etcd-compaction-interval", o.CompactionInterval, "The interval of compaction requests. If 0, compaction from the API server is disabled.")
 	fs.DurationVar(&o.DialTimeout, "etcd-dial-timeout", o.DialTimeout, "How long to wait for etcd at start before failing.")
+	fs.StringVar(&o.StorageMediaType, "storage-media-type", o.StorageMediaType, "The media type objects are written to etcd in: application/vnd.platform.protobuf or application/json. Data written in either stays readable after a change.")
 }
 
 // Validate checks the etcd options.
@@ -56,6 +60,9 @@ func (o *Etcd) Validate() []error {
 	}
 	if len(o.Servers) == 0 && o.DataDir == "" {
 		errs = append(errs, fmt.Errorf("--data-dir: required when --etcd-servers is empty"))
+	}
+	if o.StorageMediaType != "application/vnd.platform.protobuf" && o.StorageMediaType != "application/json" {
+		errs = append(errs, fmt.Errorf("--storage-media-type: %q is not application/vnd.platform.protobuf or application/json", o.StorageMediaType))
 	}
 	if o.CompactionInterval < 0 {
 		errs = append(errs, fmt.Errorf("--etcd-compaction-interval: must not be negative"))

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
+	"platform.io/client/codec/protobuf"
 
 	"platform.io/platform/pkg/apiserver/storage"
 )
@@ -36,6 +38,7 @@ type Store struct {
 	prefix     string
 	namespaces NamespaceChecker
 	now        func() time.Time
+	mediaType  string
 	// lastWrite is the revision of the latest write through this store;
 	// cached reads wait for it, so this server reads its own writes.
 	lastWrite atomic.Int64
@@ -50,6 +53,9 @@ type Config struct {
 	Namespaces NamespaceChecker
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// MediaType is how objects are written: MediaTypeProtobuf (the default)
+	// or MediaTypeJSON. Either is read.
+	MediaType string
 }
 
 // NewStore returns the store of r.
@@ -58,7 +64,11 @@ func NewStore(r *Resource, c Config) *Store {
 	if now == nil {
 		now = time.Now
 	}
-	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, namespaces: c.Namespaces, now: now}
+	mt := c.MediaType
+	if mt == "" {
+		mt = MediaTypeProtobuf
+	}
+	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, namespaces: c.Namespaces, now: now, mediaType: mt}
 }
 
 // StoragePrefix returns the key prefix under which r's objects are stored
@@ -102,19 +112,50 @@ func (s *Store) encode(obj meta.Object) ([]byte, error) {
 	}
 	tm := obj.GetTypeMeta()
 	tm.APIVersion, tm.Kind = sr.GroupVersion().String(), sr.Kind
-	return json.Marshal(obj)
+	if s.mediaType == MediaTypeJSON {
+		return json.Marshal(obj)
+	}
+	pm, ok := obj.(protobuf.Message)
+	if !ok {
+		return nil, fmt.Errorf("registry: %T has no protobuf encoding", obj)
+	}
+	return protobuf.Encode(tm.APIVersion, tm.Kind, pm), nil
 }
 
 // decode reads a stored object into the served version and stamps its
 // resourceVersion and selfLink.
 func (s *Store) decode(kv storage.KV) (meta.Object, error) {
 	obj := s.Resource.New()
-	if err := json.Unmarshal(kv.Value, obj); err != nil {
+	if err := decodeStored(kv.Value, obj); err != nil {
 		return nil, apierrors.NewInternalError(fmt.Errorf("decode %s: %w", kv.Key, err))
 	}
 	s.stamp(obj, kv.Revision)
 	return obj, nil
 }
+
+// decodeStored reads a stored value in whichever encoding it was written:
+// the protobuf envelope (recognized by its prefix) or JSON, so data stays
+// readable after --storage-media-type changes. Both versions of a kind share
+// field names and numbers, so either decodes into the served version.
+func decodeStored(data []byte, obj meta.Object) error {
+	if bytes.HasPrefix(data, protobufPrefix) {
+		m, ok := obj.(protobuf.Message)
+		if !ok {
+			return fmt.Errorf("%T has no protobuf encoding", obj)
+		}
+		_, _, err := protobuf.DecodeInto(data, m)
+		return err
+	}
+	return json.Unmarshal(data, obj)
+}
+
+var protobufPrefix = protobuf.Prefix()
+
+// Storage media types (--storage-media-type).
+const (
+	MediaTypeProtobuf = "application/vnd.platform.protobuf"
+	MediaTypeJSON     = "application/json"
+)
 
 // stamp sets the served TypeMeta, resourceVersion and selfLink.
 func (s *Store) stamp(obj meta.Object, rev int64) {

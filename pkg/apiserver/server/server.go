@@ -113,7 +113,7 @@ func (s *Server) buildStores() {
 	prefix := s.opts.Etcd.Prefix
 	backends := s.buildBackends(rows)
 	cfg := func(r *registry.Resource) registry.Config {
-		return registry.Config{Storage: backends[registry.StoragePrefix(prefix, r)], Prefix: prefix}
+		return registry.Config{Storage: backends[registry.StoragePrefix(prefix, r)], Prefix: prefix, MediaType: s.opts.Etcd.StorageMediaType}
 	}
 	var nsStore *registry.Store
 	for _, r := range rows {
