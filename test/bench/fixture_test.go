@@ -19,6 +19,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"google.golang.org/protobuf/encoding/protowire"
 
+	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
 	"platform.io/client/codec/protobuf"
 
@@ -91,25 +92,41 @@ func newLoader(b *testing.B, srv *framework.Server, etcd *clientv3.Client) *load
 		b.Fatalf("the probe pod is not stored at %s%s", l.keyPrefix, probe.name)
 	}
 	l.value = resp.Kvs[0].Value
+	uid, rv := storedMeta(b, l.value)
+	if rv != "" {
+		b.Fatalf("the stored probe has a resourceVersion; the stored format changed")
+	}
+	// The stored value is cloned by byte replacement: names and uids of
+	// equal length keep both JSON and protobuf (length-prefixed) intact.
+	i := bytes.Index(l.value, []byte(uid))
+	if uid == "" || i < 0 || len(uid) != len(podUID(0)) {
+		b.Fatalf("no 36-character uid in the stored probe: %.300q", l.value)
+	}
+	l.uidAt, l.uidLen = i, len(uid)
+	return l
+}
+
+// storedMeta reads the uid and resourceVersion of a stored pod, in the
+// protobuf envelope or JSON, whichever the server wrote.
+func storedMeta(b *testing.B, value []byte) (uid, rv string) {
+	b.Helper()
+	if bytes.HasPrefix(value, protobuf.Prefix()) {
+		var pod corev1.Pod
+		if _, _, err := protobuf.DecodeInto(value, &pod); err != nil {
+			b.Fatalf("stored probe: %v", err)
+		}
+		return string(pod.UID), pod.ResourceVersion
+	}
 	var stored struct {
 		Metadata struct {
 			UID             string `json:"uid"`
 			ResourceVersion string `json:"resourceVersion"`
 		} `json:"metadata"`
 	}
-	if err := json.Unmarshal(l.value, &stored); err != nil {
-		b.Fatalf("stored probe is not JSON: %v", err)
+	if err := json.Unmarshal(value, &stored); err != nil {
+		b.Fatalf("stored probe is neither protobuf nor JSON: %v", err)
 	}
-	if stored.Metadata.ResourceVersion != "" {
-		b.Fatalf("the stored probe has a resourceVersion; the stored format changed")
-	}
-	field := []byte(`"uid":"` + stored.Metadata.UID + `"`)
-	i := bytes.Index(l.value, field)
-	if stored.Metadata.UID == "" || i < 0 || len(stored.Metadata.UID) != len(podUID(0)) {
-		b.Fatalf("no 36-character uid in the stored probe: %.300s", l.value)
-	}
-	l.uidAt, l.uidLen = i+len(`"uid":"`), len(stored.Metadata.UID)
-	return l
+	return stored.Metadata.UID, stored.Metadata.ResourceVersion
 }
 
 // valueOf returns the stored value of pod i.

@@ -193,10 +193,18 @@ func encodeProto(pods *corev1.PodList) int {
 	return len(protobuf.Encode("v1", "PodList", pods))
 }
 
+// decodeStored decodes the stored values as the server does: the protobuf
+// envelope, or JSON for values written as JSON.
 func decodeStored(values [][]byte) int {
 	for _, v := range values {
 		var p corev1.Pod
-		if err := json.Unmarshal(v, &p); err != nil {
+		var err error
+		if bytes.HasPrefix(v, protobuf.Prefix()) {
+			_, _, err = protobuf.DecodeInto(v, &p)
+		} else {
+			err = json.Unmarshal(v, &p)
+		}
+		if err != nil {
 			panic(err)
 		}
 	}
