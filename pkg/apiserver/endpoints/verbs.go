@@ -143,7 +143,7 @@ func (q *request) update(part registry.Part) {
 		q.fail(err)
 		return
 	}
-	out, created, err := q.store.Update(q.ctx(), q.info.Namespace, q.info.Name, replaceWith(obj), registry.UpdateOptions{Part: part, DryRun: dry})
+	out, created, err := q.store.Update(q.ctx(), q.info.Namespace, q.info.Name, replaceWith(obj), registry.UpdateOptions{Part: part, DryRun: dry, Replace: true})
 	if err != nil {
 		q.fail(err)
 		return

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"platform.io/client/api/fields"
 	"platform.io/client/api/labels"
 	"platform.io/client/api/meta"
+	"platform.io/client/codec/protobuf"
 
 	"platform.io/platform/pkg/apiserver/storage"
 )
@@ -66,13 +68,39 @@ func (s *Store) predicate(l labels.Selector, f fields.Selector) storage.Predicat
 }
 
 // Attrs computes the selector attributes of a stored object: its labels and
-// selectable fields.
+// selectable fields. A resource with only the metadata fields needs only
+// the metadata of a protobuf value decoded.
 func (s *Store) Attrs(key string, value []byte) (storage.Attrs, error) {
+	if s.Resource.SelectableFields == nil && bytes.HasPrefix(value, protobufPrefix) {
+		if m, err := storedMetadata(value); err == nil {
+			f := fields.Set{"metadata.name": m.Name}
+			if s.Resource.Namespaced {
+				f["metadata.namespace"] = m.Namespace
+			}
+			return storage.Attrs{Labels: m.Labels, Fields: f}, nil
+		}
+	}
 	obj, err := s.decode(storage.KV{Key: key, Value: value})
 	if err != nil {
 		return storage.Attrs{}, err
 	}
 	return storage.Attrs{Labels: obj.GetObjectMeta().Labels, Fields: s.Resource.Fields(obj)}, nil
+}
+
+// storedMetadata decodes only the metadata (field 1) of an enveloped object.
+func storedMetadata(value []byte) (*meta.ObjectMeta, error) {
+	_, _, raw, err := protobuf.Decode(value)
+	if err != nil {
+		return nil, err
+	}
+	m := &meta.ObjectMeta{}
+	err = protobuf.DecodeFields(raw, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+		if num == 1 {
+			return protobuf.ReadMessage(typ, data, m)
+		}
+		return protobuf.Skip(num, typ, data)
+	})
+	return m, err
 }
 
 // List returns the objects in namespace ns ("" for all namespaces).

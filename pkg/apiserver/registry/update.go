@@ -40,6 +40,9 @@ type UpdateOptions struct {
 	// Patch marks a patch: it never fails on a stale resourceVersion, and
 	// never creates.
 	Patch bool
+	// Replace marks a transform that ignores the current object (a PUT of
+	// a whole object), which is then passed as nil and not decoded for it.
+	Replace bool
 }
 
 // Update reads the object, applies transform and writes the result with a
@@ -127,9 +130,11 @@ func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform
 	if err != nil {
 		return nil, nil, err
 	}
-	input, err := s.decode(cur)
-	if err != nil {
-		return nil, nil, err
+	var input meta.Object
+	if !opts.Replace {
+		if input, err = s.decode(cur); err != nil {
+			return nil, nil, err
+		}
 	}
 	obj, err := transform(ctx, input)
 	if err != nil {
