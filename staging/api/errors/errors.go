@@ -219,3 +219,62 @@ func IsNotAcceptable(err error) bool {
 func IsUnsupportedMediaType(err error) bool {
 	return hasReasonOrCode(err, meta.StatusReasonUnsupportedMediaType, 415)
 }
+
+// FromHTTPStatus builds the StatusError for a response whose body is not a
+// Status: the reason follows from the HTTP code as upstream's clients derive
+// it, and retryAfterSeconds, when positive, is kept as the server's hint.
+func FromHTTPStatus(code int32, message string, retryAfterSeconds int32) *StatusError {
+	e := New(code, reasonForCode(code), message)
+	if retryAfterSeconds > 0 {
+		e.ErrStatus.Details = &meta.StatusDetails{RetryAfterSeconds: retryAfterSeconds}
+	}
+	return e
+}
+
+// reasonForCode is the reason a bare HTTP code stands for.
+func reasonForCode(code int32) meta.StatusReason {
+	switch code {
+	case http.StatusBadRequest:
+		return meta.StatusReasonBadRequest
+	case http.StatusUnauthorized:
+		return meta.StatusReasonUnauthorized
+	case http.StatusForbidden:
+		return meta.StatusReasonForbidden
+	case http.StatusNotFound:
+		return meta.StatusReasonNotFound
+	case http.StatusMethodNotAllowed:
+		return meta.StatusReasonMethodNotAllowed
+	case http.StatusNotAcceptable:
+		return meta.StatusReasonNotAcceptable
+	case http.StatusConflict:
+		return meta.StatusReasonConflict
+	case http.StatusGone:
+		return meta.StatusReasonGone
+	case http.StatusRequestEntityTooLarge:
+		return meta.StatusReasonRequestEntityTooLarge
+	case http.StatusUnsupportedMediaType:
+		return meta.StatusReasonUnsupportedMediaType
+	case http.StatusUnprocessableEntity:
+		return meta.StatusReasonInvalid
+	case http.StatusTooManyRequests:
+		return meta.StatusReasonTooManyRequests
+	case http.StatusServiceUnavailable:
+		return meta.StatusReasonServiceUnavailable
+	case http.StatusGatewayTimeout:
+		return meta.StatusReasonTimeout
+	}
+	if code >= 500 {
+		return meta.StatusReasonInternalError
+	}
+	return meta.StatusReasonUnknown
+}
+
+// IsUnauthorized reports a 401.
+func IsUnauthorized(err error) bool {
+	return hasReasonOrCode(err, meta.StatusReasonUnauthorized, 401)
+}
+
+// IsServiceUnavailable reports a 503.
+func IsServiceUnavailable(err error) bool {
+	return hasReasonOrCode(err, meta.StatusReasonServiceUnavailable, 503)
+}
