@@ -141,7 +141,9 @@ func isMessage(t types.Type) bool {
 		return false
 	}
 	if _, ok := named.Underlying().(*types.Struct); !ok {
-		return false
+		// A named list or map type with hand-written methods is a message
+		// too (ExtraValue: upstream's message { repeated string items = 1 }).
+		return custom(named)
 	}
 	return custom(named) || generated(named)
 }
