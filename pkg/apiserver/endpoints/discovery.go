@@ -58,9 +58,13 @@ func buildDiscovery(h *Handler) *discovery {
 
 // apiResources describes a resource and its subresources.
 func apiResources(r *registry.Resource) []meta.APIResource {
+	verbs := mainVerbs
+	if r.Virtual != nil {
+		verbs = []string{"create"}
+	}
 	main := meta.APIResource{
 		Name: r.Name, SingularName: r.Singular, Namespaced: r.Namespaced, Kind: r.Kind,
-		Verbs: mainVerbs, ShortNames: r.ShortNames, Categories: r.Categories,
+		Verbs: verbs, ShortNames: r.ShortNames, Categories: r.Categories,
 	}
 	out := []meta.APIResource{main}
 	if r.HasStatus {

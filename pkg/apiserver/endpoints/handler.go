@@ -108,6 +108,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := &request{w: w, r: r, info: info, store: s, lg: h.lg, out: out, minRequestTimeout: h.cfg.MinRequestTimeout, features: h.cfg.Features}
+	if s.Resource.Virtual != nil {
+		req.serveVirtual()
+		return
+	}
 	if info.Subresource != "" {
 		req.serveSubresource()
 		return
@@ -156,6 +160,16 @@ func (q *request) serveMain() {
 	default:
 		q.methodNotAllowed(q.r.Method)
 	}
+}
+
+// serveVirtual serves a resource that is an operation: only a POST to its
+// collection, answered 201 with the object and its computed status.
+func (q *request) serveVirtual() {
+	if q.info.Verb != "create" || q.info.Name != "" {
+		q.methodNotAllowed(q.r.Method + " " + q.r.URL.Path)
+		return
+	}
+	q.create()
 }
 
 func (q *request) methodNotAllowed(what string) {

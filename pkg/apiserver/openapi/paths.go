@@ -110,6 +110,16 @@ func (p *resourcePaths) build() {
 	coll := base + "/" + r.Name
 	item := coll + "/{name}"
 	itemParams := append([]param{pathParam("name", "The name of the "+r.Kind+".")}, collParams...)
+	if r.Virtual != nil {
+		// An operation, not stored objects: POST to the collection only.
+		p.add(coll, collParams, "post", &operation{
+			ID: "create" + opPrefix(p.gv) + scope + r.Kind, Description: "create a " + r.Kind,
+			Action: "post", GVK: p.gvk(r.Kind), Params: writeParams,
+			Body: p.kind, BodyRequired: true, Consumes: []string{mimeAny},
+			Responses: []response{ok(p.kind), created(p.kind), accepted(p.kind), unauthorized},
+		})
+		return
+	}
 	p.collection(coll, collParams, scope)
 	p.item(item, itemParams, scope, "", p.kind, p.gvk(r.Kind))
 	if r.Namespaced {

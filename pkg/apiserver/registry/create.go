@@ -25,6 +25,9 @@ const generateNameTries = 8
 // strategy runs, so names derived from it (a job's labels) are right, and a
 // taken name is retried with a fresh one.
 func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.Object, error) {
+	if s.Resource.Virtual != nil {
+		return s.createVirtual(ctx, obj)
+	}
 	m := obj.GetObjectMeta()
 	if s.Resource.Namespaced && s.namespaces != nil && m.Namespace != "" {
 		if err := s.namespaces.CheckNamespace(ctx, m.Namespace); err != nil {
@@ -158,4 +161,20 @@ func Export(r *Resource, obj meta.Object, exact bool) {
 	if r.HasStatus {
 		resetStatus(obj)
 	}
+}
+
+// createVirtual answers a POST to a virtual resource: defaults, validates
+// and lets the resource compute the answer; nothing is stored.
+func (s *Store) createVirtual(ctx context.Context, obj meta.Object) (meta.Object, error) {
+	s.Resource.Strategy.Default(obj)
+	if errs := s.Resource.Strategy.Validate(obj); len(errs) > 0 {
+		return nil, apierrors.NewInvalid(s.Resource.GroupVersionKind(), nameForError(obj.GetObjectMeta()), errs.Causes())
+	}
+	out, err := s.Resource.Virtual(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	tm := out.GetTypeMeta()
+	tm.APIVersion, tm.Kind = s.Resource.GroupVersion().String(), s.Resource.Kind
+	return out, nil
 }

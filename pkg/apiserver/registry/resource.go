@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"context"
+
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/validation"
@@ -44,6 +46,11 @@ type Resource struct {
 	// Table, when set, gives the resource custom Table columns; nil means
 	// the default two columns, Name and Created At.
 	Table *TableColumns
+	// Virtual, when set, makes the resource an operation rather than stored
+	// objects: POST runs the strategy's defaulting and validation, then
+	// Virtual answers with the object (its status filled in). Nothing is
+	// stored, and every other verb is refused.
+	Virtual func(ctx context.Context, obj meta.Object) (meta.Object, error)
 	// Finalize, when set, serves PUT {name}/finalize: it returns old with the
 	// finalizers of the request's object (a namespace's spec.finalizers).
 	Finalize func(obj, old meta.Object) meta.Object

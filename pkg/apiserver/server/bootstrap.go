@@ -42,3 +42,26 @@ func ensureNamespaces(ctx context.Context, lg *zap.Logger, namespaces *registry.
 	}
 	return nil
 }
+
+// AuthenticationConfigMap is where components that delegate authentication
+// look up the API server's client CA and front-proxy settings.
+const AuthenticationConfigMap = "extension-apiserver-authentication"
+
+// ensureAuthenticationConfigMap publishes the authentication settings for
+// delegating components in platform-system. With no client CA and no
+// front-proxy configured (the defaults) it holds no keys, which tells a
+// component that looks it up to trust no client certificate.
+func ensureAuthenticationConfigMap(ctx context.Context, configmaps *registry.Store, data map[string]string) error {
+	cm := &corev1.ConfigMap{ObjectMeta: meta.ObjectMeta{Name: AuthenticationConfigMap, Namespace: "platform-system"}, Data: data}
+	_, err := configmaps.Create(ctx, cm, false)
+	if apierrors.IsAlreadyExists(err) {
+		_, _, err = configmaps.Update(ctx, "platform-system", AuthenticationConfigMap, func(_ context.Context, cur meta.Object) (meta.Object, error) {
+			cur.(*corev1.ConfigMap).Data = data
+			return cur, nil
+		}, registry.UpdateOptions{Patch: true})
+	}
+	if err != nil {
+		return fmt.Errorf("publish %s: %w", AuthenticationConfigMap, err)
+	}
+	return nil
+}

@@ -146,7 +146,7 @@ func (s *Server) buildBackends(rows []*registry.Resource) map[string]storage.Int
 	}
 	for _, r := range rows {
 		sp := registry.StoragePrefix(s.opts.Etcd.Prefix, r)
-		if _, done := backends[sp]; done {
+		if _, done := backends[sp]; done || r.Virtual != nil {
 			continue
 		}
 		if !s.opts.API.WatchCache {
@@ -184,9 +184,12 @@ func (s *Server) progressTrusted(base *etcd3.Store) bool {
 
 func isNamespaces(r *registry.Resource) bool { return r.Group == "" && r.Name == "namespaces" }
 
-func (s *Server) namespaces() *registry.Store {
+func (s *Server) namespaces() *registry.Store { return s.store("", "namespaces") }
+
+// store returns the store of a resource in its group's first version.
+func (s *Server) store(group, resource string) *registry.Store {
 	for _, st := range s.stores {
-		if isNamespaces(st.Resource) {
+		if st.Resource.Group == group && st.Resource.Name == resource {
 			return st
 		}
 	}
@@ -322,6 +325,9 @@ func (s *Server) Run(ctx context.Context) error {
 		if err := ensureNamespaces(ctx, s.lg, s.namespaces()); err != nil {
 			return err
 		}
+		if err := ensureAuthenticationConfigMap(ctx, s.store("", "configmaps"), nil); err != nil {
+			return err
+		}
 		s.bootstrapped.Store(true)
 		return nil
 	})
@@ -361,6 +367,9 @@ func (s *Server) countObjects(ctx context.Context) {
 	defer t.Stop()
 	for {
 		for _, st := range s.stores {
+			if st.Resource.Virtual != nil {
+				continue
+			}
 			n, err := st.Count(ctx)
 			if err == nil {
 				gauge.WithLabelValues(st.Resource.GroupResource().String()).Set(float64(n))

@@ -12,6 +12,8 @@ import (
 	"platform.io/platform/pkg/apiserver/registry/apps/deployment"
 	"platform.io/platform/pkg/apiserver/registry/apps/replicaset"
 	"platform.io/platform/pkg/apiserver/registry/apps/statefulset"
+	"platform.io/platform/pkg/apiserver/registry/authentication/tokenreview"
+	"platform.io/platform/pkg/apiserver/registry/authorization/subjectaccessreview"
 	"platform.io/platform/pkg/apiserver/registry/batch/cronjob"
 	"platform.io/platform/pkg/apiserver/registry/batch/job"
 	"platform.io/platform/pkg/apiserver/registry/coordination/lease"
@@ -54,6 +56,8 @@ func Resources(c Config) []*registry.Resource {
 		cronV1,
 		cronV1beta1,
 		lease.Resource(),
+		tokenreview.Resource(tokenreview.NoTokens{}),
+		subjectaccessreview.Resource(subjectaccessreview.AlwaysAllow{}),
 	}
 }
 
