@@ -2,4 +2,7 @@
 # Runs the benchmarks and prints their results; docs/perf.md records them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mkdir -p _output
 go test -run '^$' -bench . -benchtime "${BENCHTIME:-1x}" -timeout 30m ./test/bench/... | tee _output/bench.txt
+# Client library benchmarks (issue 5): work queue throughput, informer memory.
+(cd staging && go test -run '^$' -bench . -benchtime "${BENCHTIME:-1x}" -timeout 10m ./workqueue/ ./informer/) | tee -a _output/bench.txt
