@@ -1,0 +1,102 @@
+package authz
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"go.uber.org/zap"
+	"golang.org/x/sync/singleflight"
+
+	authzv1 "platform.io/client/api/authorization/v1"
+
+	"platform.io/platform/pkg/component/internal/ttlcache"
+)
+
+// AccessReviewer answers a SubjectAccessReview.
+type AccessReviewer interface {
+	Review(ctx context.Context, spec authzv1.SubjectAccessReviewSpec) (authzv1.SubjectAccessReviewStatus, error)
+}
+
+// reviewTimeout bounds one review shared by concurrent requests.
+const reviewTimeout = 10 * time.Second
+
+// reviewCache asks a reviewer and keeps its answers; concurrent requests
+// with the same attributes share one review.
+type reviewCache struct {
+	lg       *zap.Logger
+	reviewer AccessReviewer
+	allowTTL time.Duration
+	denyTTL  time.Duration
+	cache    *ttlcache.Cache[string, authzv1.SubjectAccessReviewStatus]
+	flights  singleflight.Group
+}
+
+func newReviewCache(lg *zap.Logger, r AccessReviewer, allowTTL, denyTTL time.Duration, now func() time.Time) *reviewCache {
+	return &reviewCache{
+		lg: lg, reviewer: r, allowTTL: allowTTL, denyTTL: denyTTL,
+		cache: ttlcache.New[string, authzv1.SubjectAccessReviewStatus](now),
+	}
+}
+
+// Authorize implements Authorizer.
+func (c *reviewCache) Authorize(ctx context.Context, a Attributes) (Decision, string, error) {
+	spec := reviewSpec(a)
+	keyBytes, err := json.Marshal(spec)
+	if err != nil {
+		return NoOpinion, "", err
+	}
+	key := string(keyBytes)
+	st, ok := c.cache.Get(key)
+	if !ok {
+		v, err, _ := c.flights.Do(key, func() (any, error) { return c.review(ctx, key, spec) })
+		if err != nil {
+			return NoOpinion, "", err
+		}
+		st = v.(authzv1.SubjectAccessReviewStatus)
+	}
+	switch {
+	case st.Allowed:
+		return Allow, st.Reason, nil
+	case st.Denied:
+		return Deny, st.Reason, nil
+	}
+	return NoOpinion, st.Reason, nil
+}
+
+// review asks the reviewer and caches its answer.
+func (c *reviewCache) review(ctx context.Context, key string, spec authzv1.SubjectAccessReviewSpec) (authzv1.SubjectAccessReviewStatus, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reviewTimeout)
+	defer cancel()
+	st, err := c.reviewer.Review(ctx, spec)
+	if err != nil {
+		c.lg.Warn("subject access review failed", zap.Error(err))
+		return st, err
+	}
+	if st.EvaluationError != "" {
+		c.lg.Debug("subject access review evaluation error", zap.String("error", st.EvaluationError))
+	}
+	ttl := c.denyTTL
+	if st.Allowed {
+		ttl = c.allowTTL
+	}
+	c.cache.Set(key, st, ttl)
+	return st, nil
+}
+
+// reviewSpec is the review of a request to a path.
+func reviewSpec(a Attributes) authzv1.SubjectAccessReviewSpec {
+	spec := authzv1.SubjectAccessReviewSpec{
+		NonResourceAttributes: &authzv1.NonResourceAttributes{Path: a.Path, Verb: a.Verb},
+	}
+	if u := a.User; u != nil {
+		spec.User, spec.UID, spec.Groups = u.Name, u.UID, u.Groups
+		for k, v := range u.Extra {
+			if spec.Extra == nil {
+				spec.Extra = map[string]authzv1.ExtraValue{}
+			}
+			spec.Extra[k] = v
+		}
+	}
+	return spec
+}

@@ -1,0 +1,67 @@
+package authz
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+
+	authzv1 "platform.io/client/api/authorization/v1"
+	"platform.io/client/rest"
+
+	"platform.io/platform/pkg/component/internal/promreg"
+)
+
+// Webhook is an AccessReviewer that creates SubjectAccessReviews on the
+// API server.
+type Webhook struct {
+	lg       *zap.Logger
+	client   *rest.Client
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+}
+
+var _ AccessReviewer = (*Webhook)(nil)
+
+// NewWebhook returns a reviewer sending through client, counting its
+// calls by HTTP code in apiserver_delegated_authz_request_total and
+// apiserver_delegated_authz_request_duration_seconds.
+func NewWebhook(lg *zap.Logger, reg prometheus.Registerer, client *rest.Client) (*Webhook, error) {
+	requests, err := promreg.Register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "apiserver_delegated_authz_request_total",
+		Help: "Number of HTTP requests partitioned by status code.",
+	}, []string{"code"}))
+	if err != nil {
+		return nil, err
+	}
+	latency, err := promreg.Register(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "apiserver_delegated_authz_request_duration_seconds",
+		Help:    "Request latency in seconds. Broken down by status code.",
+		Buckets: []float64{0.25, 0.5, 0.7, 1, 1.5, 3, 5, 10},
+	}, []string{"code"}))
+	if err != nil {
+		return nil, err
+	}
+	return &Webhook{lg: lg, client: client, requests: requests, latency: latency}, nil
+}
+
+// Review implements AccessReviewer.
+func (w *Webhook) Review(ctx context.Context, spec authzv1.SubjectAccessReviewSpec) (authzv1.SubjectAccessReviewStatus, error) {
+	in := &authzv1.SubjectAccessReview{Spec: spec}
+	in.APIVersion, in.Kind = authzv1.SchemeGroupVersion.String(), "SubjectAccessReview"
+	start := time.Now()
+	res := w.client.Post().GroupVersion(authzv1.SchemeGroupVersion).Resource("subjectaccessreviews").Body(in).Do(ctx)
+	code := "<error>"
+	if c := res.StatusCode(); c != 0 {
+		code = strconv.Itoa(c)
+	}
+	w.requests.WithLabelValues(code).Inc()
+	w.latency.WithLabelValues(code).Observe(time.Since(start).Seconds())
+	var out authzv1.SubjectAccessReview
+	if err := res.Into(&out); err != nil {
+		return authzv1.SubjectAccessReviewStatus{}, err
+	}
+	return out.Status, nil
+}

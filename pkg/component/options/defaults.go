@@ -1,0 +1,36 @@
+package options
+
+// Defaults are the values that differ between the daemons.
+type Defaults struct {
+	// Name names the daemon's self-signed certificate.
+	Name string
+	// QPS and Burst are the defaults of --platform-api-qps and --platform-api-burst.
+	QPS   float32
+	Burst int
+	// SecurePort is the default of --secure-port.
+	SecurePort int
+	// LeaseName is the default of --leader-elect-resource-name.
+	LeaseName string
+	// TolerateLookupFailure is the default of --authentication-tolerate-lookup-failure.
+	TolerateLookupFailure bool
+	// ContentionProfiling is the default of --contention-profiling.
+	ContentionProfiling bool
+}
+
+// SchedulerDefaults are the scheduler's.
+func SchedulerDefaults() Defaults {
+	return Defaults{Name: "platform-scheduler", QPS: 50, Burst: 100, SecurePort: 10259,
+		LeaseName: "platform-scheduler", TolerateLookupFailure: true, ContentionProfiling: true}
+}
+
+// ControllerManagerDefaults are the controller manager's.
+func ControllerManagerDefaults() Defaults {
+	return Defaults{Name: "platform-controller-manager", QPS: 20, Burst: 30, SecurePort: 10257,
+		LeaseName: "platform-controller-manager"}
+}
+
+// CloudControllerManagerDefaults are the cloud controller manager's.
+func CloudControllerManagerDefaults() Defaults {
+	return Defaults{Name: "cloud-controller-manager", QPS: 20, Burst: 30, SecurePort: 10258,
+		LeaseName: "cloud-controller-manager"}
+}
