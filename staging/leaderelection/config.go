@@ -1,0 +1,113 @@
+package leaderelection
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Defaults for the zero durations of a Config, as upstream's flags have
+// them.
+const (
+	DefaultLeaseDuration = 15 * time.Second
+	DefaultRenewDeadline = 10 * time.Second
+	DefaultRetryPeriod   = 2 * time.Second
+)
+
+// JitterFactor is how much longer than RetryPeriod the renew deadline must
+// be, as upstream requires, so a leader gets more than one try per term.
+const JitterFactor = 1.2
+
+// Callbacks are the elector's hooks into the daemon.
+type Callbacks struct {
+	// OnStartedLeading runs in its own goroutine when this candidate
+	// starts leading; ctx is cancelled when it stops. Required.
+	OnStartedLeading func(ctx context.Context)
+	// OnStoppedLeading runs once after the leading context is cancelled,
+	// before Run returns; never when this candidate did not lead. Required.
+	OnStoppedLeading func()
+	// OnNewLeader, when set, is told the identity of each new holder this
+	// candidate observes, itself included. Calls come one at a time, in
+	// order, from a goroutine of their own; when holders change faster
+	// than it returns, it sees only the latest.
+	OnNewLeader func(identity string)
+}
+
+// Config is one candidate's election. The zero durations mean their
+// defaults.
+type Config struct {
+	// Lock is the object competed for; its Identity is this candidate.
+	Lock Lock
+	// LeaseDuration is how long the record must stay unchanged, as seen
+	// by a candidate's own clock, before that candidate takes the lock.
+	LeaseDuration time.Duration
+	// RenewDeadline is how long a leader keeps leading after its last
+	// successful renewal was sent.
+	RenewDeadline time.Duration
+	// RetryPeriod is the wait between attempts to acquire or renew.
+	RetryPeriod time.Duration
+	Callbacks   Callbacks
+	// ReleaseOnCancel makes a leader whose Run context is cancelled clear
+	// the record, so a successor takes over at its next attempt.
+	ReleaseOnCancel bool
+	// Name names the election in metrics.
+	Name string
+	// Clock defaults to the wall clock.
+	Clock Clock
+	// Metrics, when set, is told of leadership changes.
+	Metrics Metrics
+	// OnError, when set, is told of every failed read or write of the lock.
+	OnError func(error)
+}
+
+// withDefaults fills in the zero fields.
+func (c Config) withDefaults() Config {
+	if c.LeaseDuration == 0 {
+		c.LeaseDuration = DefaultLeaseDuration
+	}
+	if c.RenewDeadline == 0 {
+		c.RenewDeadline = DefaultRenewDeadline
+	}
+	if c.RetryPeriod == 0 {
+		c.RetryPeriod = DefaultRetryPeriod
+	}
+	if c.Clock == nil {
+		c.Clock = RealClock{}
+	}
+	if c.Metrics == nil {
+		c.Metrics = noMetrics{}
+	}
+	return c
+}
+
+// validate checks a Config with its defaults filled in.
+func (c Config) validate() error {
+	var errs []error
+	if c.LeaseDuration < 0 || c.RenewDeadline < 0 || c.RetryPeriod < 0 {
+		errs = append(errs, fmt.Errorf("durations must be positive (lease %v, renew deadline %v, retry period %v)",
+			c.LeaseDuration, c.RenewDeadline, c.RetryPeriod))
+	}
+	if c.LeaseDuration <= c.RenewDeadline {
+		errs = append(errs, fmt.Errorf("lease duration %v must be greater than renew deadline %v", c.LeaseDuration, c.RenewDeadline))
+	}
+	if float64(c.RenewDeadline) <= JitterFactor*float64(c.RetryPeriod) {
+		errs = append(errs, fmt.Errorf("renew deadline %v must be greater than %v times retry period %v",
+			c.RenewDeadline, JitterFactor, c.RetryPeriod))
+	}
+	if c.Lock == nil {
+		errs = append(errs, errors.New("lock is required"))
+	} else if c.Lock.Identity() == "" {
+		errs = append(errs, errors.New("lock identity is empty"))
+	}
+	if c.Callbacks.OnStartedLeading == nil {
+		errs = append(errs, errors.New("OnStartedLeading callback is required"))
+	}
+	if c.Callbacks.OnStoppedLeading == nil {
+		errs = append(errs, errors.New("OnStoppedLeading callback is required"))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("leaderelection: invalid config: %w", err)
+	}
+	return nil
+}
