@@ -1,0 +1,37 @@
+package client
+
+import (
+	"context"
+
+	corev1 "platform.io/client/api/core/v1"
+	"platform.io/client/api/meta"
+	"platform.io/client/informer"
+	"platform.io/client/watch"
+)
+
+// listWatch adapts a typed client to an informer's ListerWatcher.
+type listWatch[T any, PT ObjectPtr[T]] struct{ c *Client[T, PT] }
+
+var _ informer.ListerWatcher[*corev1.Pod] = listWatch[corev1.Pod, *corev1.Pod]{}
+
+// ListWatch returns the client as the source of an informer: its lists and
+// watches, with items as pointers.
+func (c *Client[T, PT]) ListWatch() informer.ListerWatcher[PT] { return listWatch[T, PT]{c} }
+
+// List implements informer.ListerWatcher.
+func (lw listWatch[T, PT]) List(ctx context.Context, opts meta.ListOptions) ([]PT, meta.ListMeta, error) {
+	l, err := lw.c.List(ctx, opts)
+	if err != nil {
+		return nil, meta.ListMeta{}, err
+	}
+	items := make([]PT, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items, l.ListMeta, nil
+}
+
+// Watch implements informer.ListerWatcher.
+func (lw listWatch[T, PT]) Watch(ctx context.Context, opts meta.ListOptions) (watch.Interface[PT], error) {
+	return lw.c.Watch(ctx, opts)
+}
