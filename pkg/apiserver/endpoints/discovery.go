@@ -97,7 +97,7 @@ func actionKind(name string) string {
 
 func (d *discovery) serve(w http.ResponseWriter, r *http.Request, info *RequestInfo) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		writeError(w, r, apierrors.New(http.StatusMethodNotAllowed, meta.StatusReasonMethodNotAllowed, "discovery documents are read-only"))
+		WriteError(w, r, apierrors.New(http.StatusMethodNotAllowed, meta.StatusReasonMethodNotAllowed, "discovery documents are read-only"))
 		return
 	}
 	var doc any
@@ -116,7 +116,7 @@ func (d *discovery) serve(w http.ResponseWriter, r *http.Request, info *RequestI
 		}
 	}
 	if doc == nil {
-		writeError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
+		WriteError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
 		return
 	}
 	writeJSON(w, r, http.StatusOK, doc)

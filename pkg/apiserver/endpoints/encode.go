@@ -33,9 +33,7 @@ func (q *request) write(code int, v any) {
 // fail writes err as a Status in the negotiated format.
 func (q *request) fail(err error) {
 	st := statusOf(err)
-	if d := st.Details; d != nil && d.RetryAfterSeconds > 0 {
-		q.w.Header().Set("Retry-After", strconv.Itoa(int(d.RetryAfterSeconds)))
-	}
+	setRetryAfter(q.w.Header(), st)
 	q.write(int(st.Code), st)
 }
 

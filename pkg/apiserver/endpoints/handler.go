@@ -76,7 +76,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				panic(p)
 			}
 			h.lg.Error("handler panic", zap.Any("panic", p), zap.String("path", r.URL.Path), zap.Stack("stack"))
-			writeError(w, r, apierrors.NewInternalError(fmt.Errorf("the server failed to handle the request")))
+			WriteError(w, r, apierrors.NewInternalError(fmt.Errorf("the server failed to handle the request")))
 		}
 	}()
 	info := ParseRequestInfo(r)
@@ -87,24 +87,24 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	gv := meta.GroupVersion{Group: info.APIGroup, Version: info.APIVersion}
 	s := h.stores[gv][info.Resource]
 	if s == nil {
-		writeError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
+		WriteError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
 		return
 	}
 	if info.Resource == "namespaces" && info.Subresource == "" && len(info.Parts) > 3 {
-		writeError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
+		WriteError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
 		return
 	}
 	if len(info.Parts) > 3 || (s.Resource.Namespaced && info.Namespace == "" && info.Name != "") {
-		writeError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
+		WriteError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
 		return
 	}
 	out, err := negotiate(r, tablesAllowed(info), true)
 	if err != nil {
-		writeError(w, r, err)
+		WriteError(w, r, err)
 		return
 	}
 	if !h.cfg.Features.DryRun && r.URL.Query().Get("dryRun") != "" {
-		writeError(w, r, apierrors.NewBadRequest("dry-run requests are disabled: the DryRun feature gate is off"))
+		WriteError(w, r, apierrors.NewBadRequest("dry-run requests are disabled: the DryRun feature gate is off"))
 		return
 	}
 	req := &request{w: w, r: r, info: info, store: s, lg: h.lg, out: out, minRequestTimeout: h.cfg.MinRequestTimeout, features: h.cfg.Features}

@@ -22,7 +22,7 @@ func writeJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
 		enc.SetIndent("", "  ")
 	}
 	if err := enc.Encode(v); err != nil {
-		writeError(w, r, apierrors.NewInternalError(fmt.Errorf("encode response: %w", err)))
+		WriteError(w, r, apierrors.NewInternalError(fmt.Errorf("encode response: %w", err)))
 		return
 	}
 	w.Header().Set("Content-Type", contentTypeJSON)
@@ -40,13 +40,19 @@ func wantPretty(r *http.Request) bool {
 	return false
 }
 
-// writeError writes err as a JSON Status, for failures before negotiation.
-func writeError(w http.ResponseWriter, r *http.Request, err error) {
+// WriteError writes err as a JSON Status, for failures before negotiation
+// and for the server's filters.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	st := statusOf(err)
-	if d := st.Details; d != nil && d.RetryAfterSeconds > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(d.RetryAfterSeconds)))
-	}
+	setRetryAfter(w.Header(), st)
 	writeJSON(w, r, int(st.Code), st)
+}
+
+// setRetryAfter copies a Status's retry hint into the Retry-After header.
+func setRetryAfter(h http.Header, st meta.Status) {
+	if d := st.Details; d != nil && d.RetryAfterSeconds > 0 {
+		h.Set("Retry-After", strconv.Itoa(int(d.RetryAfterSeconds)))
+	}
 }
 
 // successStatus is the Status a delete returns when the object is gone.

@@ -2,9 +2,7 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -27,17 +25,6 @@ func mutating(r *http.Request) bool {
 		return false
 	}
 	return true
-}
-
-// writeStatus writes a Status error as JSON.
-func writeStatus(w http.ResponseWriter, se *apierrors.StatusError) {
-	st := se.Status()
-	if d := st.Details; d != nil && d.RetryAfterSeconds > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(d.RetryAfterSeconds)))
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(int(st.Code))
-	json.NewEncoder(w).Encode(st)
 }
 
 // withMaxInFlight rejects requests with 429 while readOnly (or mutating)
@@ -82,7 +69,7 @@ func withMaxInFlight(h http.Handler, readOnly, mut int, reg prometheus.Registere
 			h.ServeHTTP(w, r)
 		default:
 			rejected.WithLabelValues(kind).Inc()
-			writeStatus(w, apierrors.NewTooManyRequests("too many requests, please try again later", 1))
+			endpoints.WriteError(w, r, apierrors.NewTooManyRequests("too many requests, please try again later", 1))
 		}
 	})
 }
@@ -181,5 +168,5 @@ func (tw *timeoutWriter) timeout(r *http.Request, after time.Duration) {
 		return
 	}
 	tw.timedOut = true
-	writeStatus(tw.w, apierrors.NewTimeout("the request "+r.Method+" "+r.URL.Path+" did not complete within "+after.String(), 0))
+	endpoints.WriteError(tw.w, r, apierrors.NewTimeout("the request "+r.Method+" "+r.URL.Path+" did not complete within "+after.String(), 0))
 }

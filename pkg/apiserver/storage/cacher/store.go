@@ -63,11 +63,7 @@ func (c *Cacher) CurrentRevision(ctx context.Context) (int64, error) {
 // Count implements storage.Interface from the cache, once it has caught up
 // with etcd's current revision.
 func (c *Cacher) Count(ctx context.Context, prefix string) (int64, error) {
-	rev, err := c.cfg.Backend.CurrentRevision(ctx)
-	if err != nil {
-		return 0, err
-	}
-	if ok, err := c.freshOrWait(ctx, rev, freshnessTimeout); err != nil {
+	if ok, err := c.caughtUp(ctx, 1); err != nil {
 		return 0, err
 	} else if !ok {
 		return c.cfg.Backend.Count(ctx, prefix)
@@ -77,6 +73,17 @@ func (c *Cacher) Count(ctx context.Context, prefix string) (int64, error) {
 	var n int64
 	c.ascendLocked(prefix, "", func(*entry) bool { n++; return true })
 	return n, nil
+}
+
+// caughtUp waits until the cache has reached etcd's current revision (and
+// at least min); ok false means it cannot show that in time and the caller
+// reads etcd instead.
+func (c *Cacher) caughtUp(ctx context.Context, min int64) (bool, error) {
+	rev, err := c.cfg.Backend.CurrentRevision(ctx)
+	if err != nil {
+		return false, err
+	}
+	return c.freshOrWait(ctx, max(min, rev), freshnessTimeout)
 }
 
 // List implements storage.Interface. Every list is served from memory once
@@ -101,12 +108,7 @@ func (c *Cacher) List(ctx context.Context, prefix string, opts storage.ListOptio
 	}
 	want := max(opts.MinRevision, 1)
 	if opts.Consistent {
-		rev, err := c.cfg.Backend.CurrentRevision(ctx)
-		if err != nil {
-			return storage.ListResult{}, err
-		}
-		want = max(want, rev)
-		if ok, err := c.freshOrWait(ctx, want, freshnessTimeout); err != nil {
+		if ok, err := c.caughtUp(ctx, want); err != nil {
 			return storage.ListResult{}, err
 		} else if !ok {
 			return c.cfg.Backend.List(ctx, prefix, opts)

@@ -56,13 +56,9 @@ func (s *Store) observe(op string, start time.Time) {
 // Create implements storage.Interface.
 func (s *Store) Create(ctx context.Context, key string, value []byte, ttl int64) (storage.KV, error) {
 	defer s.observe("create", time.Now())
-	var opts []clientv3.OpOption
-	if ttl > 0 {
-		lease, err := s.client.Grant(ctx, ttl)
-		if err != nil {
-			return storage.KV{}, translate(err, key)
-		}
-		opts = append(opts, clientv3.WithLease(lease.ID))
+	opts, err := s.leaseOpts(ctx, key, ttl)
+	if err != nil {
+		return storage.KV{}, err
 	}
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.ModRevision(key), "=", 0)).
@@ -212,13 +208,9 @@ func (s *Store) GuaranteedUpdateFrom(ctx context.Context, key string, ttl int64,
 // putIfRevision writes value if key is still at rev, returning the current
 // state in the failed branch.
 func (s *Store) putIfRevision(ctx context.Context, key string, ttl, rev int64, value []byte) (*clientv3.TxnResponse, error) {
-	var opts []clientv3.OpOption
-	if ttl > 0 {
-		lease, err := s.client.Grant(ctx, ttl)
-		if err != nil {
-			return nil, translate(err, key)
-		}
-		opts = append(opts, clientv3.WithLease(lease.ID))
+	opts, err := s.leaseOpts(ctx, key, ttl)
+	if err != nil {
+		return nil, err
 	}
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
@@ -229,6 +221,18 @@ func (s *Store) putIfRevision(ctx context.Context, key string, ttl, rev int64, v
 		return nil, translate(err, key)
 	}
 	return resp, nil
+}
+
+// leaseOpts grants a lease of ttl seconds for a put, when ttl > 0.
+func (s *Store) leaseOpts(ctx context.Context, key string, ttl int64) ([]clientv3.OpOption, error) {
+	if ttl <= 0 {
+		return nil, nil
+	}
+	lease, err := s.client.Grant(ctx, ttl)
+	if err != nil {
+		return nil, translate(err, key)
+	}
+	return []clientv3.OpOption{clientv3.WithLease(lease.ID)}, nil
 }
 
 // RequestProgress asks etcd to send a progress notification on this
