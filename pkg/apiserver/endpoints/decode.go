@@ -144,7 +144,7 @@ func decodeInto(w http.ResponseWriter, r *http.Request, data []byte, obj meta.Ob
 		case "Strict":
 			return apierrors.NewBadRequest("strict decoding error: " + unknown.Error())
 		case "Warn":
-			w.Header().Add("Warning", fmt.Sprintf(`299 - %q`, unknown.Error()))
+			addWarning(w.Header(), unknown.Error())
 		}
 		reset(obj)
 		if err := json.Unmarshal(data, obj); err != nil {
@@ -211,4 +211,16 @@ func dryRun(r *http.Request) (bool, error) {
 		}
 	}
 	return on, nil
+}
+
+// addWarning adds a Warning header once: a patch decodes again on every
+// retried write, and the client should see each warning once.
+func addWarning(h http.Header, msg string) {
+	v := fmt.Sprintf(`299 - %q`, msg)
+	for _, have := range h.Values("Warning") {
+		if have == v {
+			return
+		}
+	}
+	h.Add("Warning", v)
 }

@@ -1,6 +1,7 @@
 package endpoints
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"testing"
 )
@@ -43,5 +44,15 @@ func TestNegotiate(t *testing.T) {
 		if err == nil && (n.format != c.want || n.mediaType != c.media) {
 			t.Errorf("%q: got %v %s, want %v %s", c.accept, n.format, n.mediaType, c.want, c.media)
 		}
+	}
+}
+
+func TestAddWarningOnce(t *testing.T) {
+	h := http.Header{}
+	addWarning(h, `unknown field "x"`)
+	addWarning(h, `unknown field "x"`)
+	addWarning(h, `unknown field "y"`)
+	if got := h.Values("Warning"); len(got) != 2 {
+		t.Fatalf("warnings %q", got)
 	}
 }
