@@ -66,9 +66,17 @@ func TestInformerOverAPIServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The first list is served with resourceVersion 0 (any freshness); an
+	// object it missed arrives through the watch a moment later.
 	sel, _ := labels.Parse("app=x")
-	if got, err := lister.Namespace("default").List(sel); err != nil || len(got) != 3 {
-		t.Fatalf("lister: %d items, %v", len(got), err)
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		got, err := lister.Namespace("default").List(sel)
+		if err == nil && len(got) == 3 {
+			break
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("lister: %d items, %v", len(got), err)
+		}
 	}
 	live := &corev1.ConfigMap{ObjectMeta: meta.ObjectMeta{Name: "live"}}
 	created, err := cms.Create(ctx, live, meta.WriteOptions{})
