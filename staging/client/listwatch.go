@@ -35,3 +35,14 @@ func (lw listWatch[T, PT]) List(ctx context.Context, opts meta.ListOptions) ([]P
 func (lw listWatch[T, PT]) Watch(ctx context.Context, opts meta.ListOptions) (watch.Interface[PT], error) {
 	return lw.c.Watch(ctx, opts)
 }
+
+// Inform declares on f the shared informer of c's resource, keyed
+// "resource.group" ("pods", "deployments.apps"), and returns it; every
+// caller in a process gets the same informer.
+func Inform[T any, PT ObjectPtr[T]](f *informer.Factory, c *Client[T, PT]) (*informer.Informer[PT], error) {
+	key := c.res.Name
+	if c.res.Group != "" {
+		key += "." + c.res.Group
+	}
+	return informer.For(f, key, c.ListWatch())
+}

@@ -1,0 +1,70 @@
+package framework
+
+import "sync"
+
+// StateKey names one plugin's data in a CycleState.
+type StateKey string
+
+// StateData is a plugin's data for one cycle. Clone must return a copy
+// that later changes to the original do not affect (preemption clones the
+// state to try removing pods).
+type StateData interface {
+	Clone() StateData
+}
+
+// CycleState carries plugins' data through one scheduling cycle of one
+// pod: what PreFilter computes, Filter and Score read. Safe for concurrent
+// use by the filters of several nodes.
+type CycleState struct {
+	mu   sync.RWMutex
+	data map[StateKey]StateData // mu guards data
+	// SkipFilterPlugins and SkipScorePlugins name plugins whose PreFilter or
+	// PreScore returned Skip; set by the framework before filtering.
+	SkipFilterPlugins map[string]bool
+	SkipScorePlugins  map[string]bool
+}
+
+// NewCycleState returns an empty state.
+func NewCycleState() *CycleState {
+	return &CycleState{data: map[StateKey]StateData{}}
+}
+
+// Read returns the data under key, or ErrNotFound.
+func (c *CycleState) Read(key StateKey) (StateData, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if v, ok := c.data[key]; ok {
+		return v, nil
+	}
+	return nil, ErrNotFound
+}
+
+// Write stores data under key.
+func (c *CycleState) Write(key StateKey, v StateData) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.data[key] = v
+}
+
+// Delete removes key.
+func (c *CycleState) Delete(key StateKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.data, key)
+}
+
+// Clone returns a deep copy (each StateData cloned).
+func (c *CycleState) Clone() *CycleState {
+	if c == nil {
+		return nil
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	n := NewCycleState()
+	for k, v := range c.data {
+		n.data[k] = v.Clone()
+	}
+	n.SkipFilterPlugins = c.SkipFilterPlugins
+	n.SkipScorePlugins = c.SkipScorePlugins
+	return n
+}
