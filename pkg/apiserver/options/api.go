@@ -22,13 +22,20 @@ type API struct {
 	// MinRequestTimeout is the least time a watch lasts without a
 	// timeoutSeconds; each watch lasts a random time up to twice as long.
 	MinRequestTimeout int
+	// DefaultNotReadyTolerationSeconds and DefaultUnreachableTolerationSeconds
+	// are the tolerationSeconds of the NoExecute tolerations of the
+	// not-ready and unreachable node taints every new pod gets unless it
+	// tolerates them already.
+	DefaultNotReadyTolerationSeconds    int64
+	DefaultUnreachableTolerationSeconds int64
 	// sizes is WatchCacheSizes parsed, keyed by "resource.group".
 	sizes map[string]int
 }
 
 // NewAPI returns the defaults.
 func NewAPI() *API {
-	return &API{EventTTL: time.Hour, WatchCache: true, DefaultWatchCacheSize: 100, MinRequestTimeout: 1800}
+	return &API{EventTTL: time.Hour, WatchCache: true, DefaultWatchCacheSize: 100, MinRequestTimeout: 1800,
+		DefaultNotReadyTolerationSeconds: 300, DefaultUnreachableTolerationSeconds: 300}
 }
 
 // AddFlags registers the API flags.
@@ -38,6 +45,8 @@ func (o *API) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.DefaultWatchCacheSize, "default-watch-cache-size", o.DefaultWatchCacheSize, "Number of recent events each resource's watch cache keeps; watches may resume from any of them.")
 	fs.StringSliceVar(&o.WatchCacheSizes, "watch-cache-sizes", o.WatchCacheSizes, "Watch cache size per resource, overriding --default-watch-cache-size, as resource[.group]#size, e.g. pods#1000,deployments.apps#200.")
 	fs.IntVar(&o.MinRequestTimeout, "min-request-timeout", o.MinRequestTimeout, "Seconds a watch lasts at least when it sets no timeoutSeconds; each lasts a random time between this and twice this.")
+	fs.Int64Var(&o.DefaultNotReadyTolerationSeconds, "default-not-ready-toleration-seconds", o.DefaultNotReadyTolerationSeconds, "Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod that does not already have such a toleration.")
+	fs.Int64Var(&o.DefaultUnreachableTolerationSeconds, "default-unreachable-toleration-seconds", o.DefaultUnreachableTolerationSeconds, "Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration.")
 }
 
 // Validate checks the API options.
@@ -51,6 +60,12 @@ func (o *API) Validate() []error {
 	}
 	if o.MinRequestTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("--min-request-timeout: %d must be positive", o.MinRequestTimeout))
+	}
+	if o.DefaultNotReadyTolerationSeconds < 0 {
+		errs = append(errs, fmt.Errorf("--default-not-ready-toleration-seconds: %d must not be negative", o.DefaultNotReadyTolerationSeconds))
+	}
+	if o.DefaultUnreachableTolerationSeconds < 0 {
+		errs = append(errs, fmt.Errorf("--default-unreachable-toleration-seconds: %d must not be negative", o.DefaultUnreachableTolerationSeconds))
 	}
 	o.sizes = map[string]int{}
 	for _, s := range o.WatchCacheSizes {

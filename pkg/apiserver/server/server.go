@@ -24,6 +24,7 @@ import (
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/builtin"
+	"platform.io/platform/pkg/apiserver/registry/core/pod"
 	"platform.io/platform/pkg/apiserver/storage"
 	"platform.io/platform/pkg/apiserver/storage/cacher"
 	"platform.io/platform/pkg/apiserver/storage/embedded"
@@ -109,7 +110,10 @@ func (s *Server) connectEtcd(ctx context.Context) error {
 }
 
 func (s *Server) buildStores() {
-	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL})
+	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL, Pods: pod.Config{
+		NotReadyTolerationSeconds:    s.opts.API.DefaultNotReadyTolerationSeconds,
+		UnreachableTolerationSeconds: s.opts.API.DefaultUnreachableTolerationSeconds,
+	}})
 	prefix := s.opts.Etcd.Prefix
 	backends := s.buildBackends(rows)
 	cfg := func(r *registry.Resource) registry.Config {

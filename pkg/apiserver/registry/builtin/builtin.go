@@ -31,6 +31,8 @@ import (
 // Config carries the server options resources depend on.
 type Config struct {
 	EventTTL time.Duration
+	// Pods carries the pod row's options (the default tolerations).
+	Pods pod.Config
 }
 
 // Resources returns the rows of all built-in resources.
@@ -39,7 +41,7 @@ func Resources(c Config) []*registry.Resource {
 	cronV1, cronV1beta1 := cronjob.Resources()
 	return []*registry.Resource{
 		namespace.Resource(),
-		pod.Resource(),
+		pod.ResourceWith(c.Pods),
 		node.Resource(),
 		service.Resource(),
 		endpoints.Resource(),

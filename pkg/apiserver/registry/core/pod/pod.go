@@ -11,8 +11,13 @@ import (
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
 
-// Resource is the pods row of the registry.
+// Resource is the pods row of the registry with the default options.
 func Resource() *registry.Resource {
+	return ResourceWith(DefaultConfig())
+}
+
+// ResourceWith is the pods row of the registry with the options c.
+func ResourceWith(c Config) *registry.Resource {
 	return &registry.Resource{
 		Group: "", Version: "v1", Name: "pods", Singular: "pod", Kind: "Pod",
 		ShortNames: []string{"po"},
@@ -22,7 +27,7 @@ func Resource() *registry.Resource {
 		HasStatus:  true,
 		Strategy: registry.Typed[corev1.Pod]{
 			DefaultFunc:          Default,
-			PrepareForCreateFunc: prepareForCreate,
+			PrepareForCreateFunc: func(pod *corev1.Pod) { prepareForCreate(pod); c.addDefaultTolerations(pod) },
 			PrepareForUpdateFunc: prepareForUpdate,
 			ValidateFunc:         validate,
 			ValidateUpdateFunc:   validateUpdate,

@@ -1,0 +1,64 @@
+package pod
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	corev1 "platform.io/client/api/core/v1"
+)
+
+func TestDefaultTolerations(t *testing.T) {
+	secs := func(n int64) *int64 { return &n }
+	notReady := func(n int64) corev1.Toleration {
+		return corev1.Toleration{Key: TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: secs(n)}
+	}
+	unreachable := func(n int64) corev1.Toleration {
+		return corev1.Toleration{Key: TaintNodeUnreachable, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: secs(n)}
+	}
+	other := corev1.Toleration{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "db", Effect: corev1.TaintEffectNoSchedule}
+	cases := []struct {
+		name string
+		cfg  Config
+		have []corev1.Toleration
+		want []corev1.Toleration
+	}{
+		{"none gets both defaults", DefaultConfig(), nil, []corev1.Toleration{notReady(300), unreachable(300)}},
+		{"configured seconds", Config{NotReadyTolerationSeconds: 7, UnreachableTolerationSeconds: 0}, nil,
+			[]corev1.Toleration{notReady(7), unreachable(0)}},
+		{"unrelated tolerations are kept", DefaultConfig(), []corev1.Toleration{other},
+			[]corev1.Toleration{other, notReady(300), unreachable(300)}},
+		{"own not-ready toleration is kept", DefaultConfig(), []corev1.Toleration{notReady(5)},
+			[]corev1.Toleration{notReady(5), unreachable(300)}},
+		{"own unreachable toleration without effect", DefaultConfig(),
+			[]corev1.Toleration{{Key: TaintNodeUnreachable, Operator: corev1.TolerationOpExists}},
+			[]corev1.Toleration{{Key: TaintNodeUnreachable, Operator: corev1.TolerationOpExists}, notReady(300)}},
+		{"NoSchedule toleration of the key does not count", DefaultConfig(),
+			[]corev1.Toleration{{Key: TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}},
+			[]corev1.Toleration{{Key: TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}, notReady(300), unreachable(300)}},
+		{"tolerate everything", DefaultConfig(), []corev1.Toleration{{Operator: corev1.TolerationOpExists}},
+			[]corev1.Toleration{{Operator: corev1.TolerationOpExists}}},
+		{"tolerate every NoExecute taint", DefaultConfig(),
+			[]corev1.Toleration{{Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute}},
+			[]corev1.Toleration{{Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := newPod()
+			pod.Spec.Tolerations = tc.have
+			ResourceWith(tc.cfg).Strategy.PrepareForCreate(pod)
+			if diff := cmp.Diff(tc.want, pod.Spec.Tolerations); diff != "" {
+				t.Errorf("tolerations (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDefaultTolerationsOnCreateOnly: an update leaves tolerations alone.
+func TestDefaultTolerationsOnCreateOnly(t *testing.T) {
+	old, pod := newPod(), newPod()
+	Resource().Strategy.PrepareForUpdate(pod, old)
+	if len(pod.Spec.Tolerations) != 0 {
+		t.Errorf("update added tolerations: %+v", pod.Spec.Tolerations)
+	}
+}
