@@ -151,7 +151,9 @@ func TestSortAndOwned(t *testing.T) {
 }
 
 // fakeClient stores revisions by name, as the API server would.
-type fakeClient struct{ revs map[string]*appsv1.ControllerRevision }
+type fakeClient struct {
+	revs map[string]*appsv1.ControllerRevision
+}
 
 func (f *fakeClient) Create(_ context.Context, rev *appsv1.ControllerRevision, _ meta.WriteOptions) (*appsv1.ControllerRevision, error) {
 	if _, ok := f.revs[rev.Name]; ok {
