@@ -44,8 +44,9 @@ type FileOptions interface {
 	Options
 	// ConfigFile is the file's path, "" for none.
 	ConfigFile() string
-	// LoadFile fills the daemon's and the shared options from the file.
-	LoadFile(shared *options.Options) error
+	// LoadFile fills the daemon's and the shared options, at their
+	// defaults, from the file at path.
+	LoadFile(path string, shared *options.Options) error
 }
 
 // Spec describes a daemon to the runner.
@@ -85,6 +86,12 @@ type Deps struct {
 	Server *server.Server
 	// Identity is this replica's holder identity: hostname + unique id.
 	Identity string
+	// IsLeader reports whether this replica holds the lock and its term has
+	// not run out (always true without leader election). Work with side
+	// effects outside the API server can check it just before acting; it
+	// turns false as soon as a paused leader's renew deadline has passed,
+	// even before the leading context is cancelled.
+	IsLeader func() bool
 }
 
 // parsed is one parse of the command line.
@@ -107,10 +114,11 @@ func (s *Spec) fresh() parsed {
 // Main runs the daemon with args and returns the process exit code: 0 after
 // a clean shutdown, 1 on a failure, 2 on bad flags.
 func Main(s Spec, args []string) int {
-	return run1(s, args, os.Stdout, os.Stderr)
+	return Execute(s, args, os.Stdout, os.Stderr)
 }
 
-func run1(s Spec, args []string, stdout, stderr io.Writer) int {
+// Execute is Main writing to stdout and stderr.
+func Execute(s Spec, args []string, stdout, stderr io.Writer) int {
 	p := s.fresh()
 	cmd := &cobra.Command{
 		Use: s.Name, Short: s.Short, Long: s.Long,
@@ -146,7 +154,7 @@ func run1(s Spec, args []string, stdout, stderr io.Writer) int {
 func (s *Spec) complete(p parsed, args []string) (parsed, error) {
 	if fo, ok := p.own.(FileOptions); ok && fo.ConfigFile() != "" {
 		q := s.fresh()
-		if err := q.own.(FileOptions).LoadFile(q.shared); err != nil {
+		if err := q.own.(FileOptions).LoadFile(fo.ConfigFile(), q.shared); err != nil {
 			return p, &flagError{fmt.Errorf("--config %s: %w", fo.ConfigFile(), err)}
 		}
 		fs := pflag.NewFlagSet(s.Name, pflag.ContinueOnError)
@@ -261,6 +269,7 @@ func (s *Spec) deps(ctx context.Context, lg *zap.Logger, p parsed) (*Deps, error
 		Events:    events,
 		Recorder:  events.NewRecorder(corev1.EventSource{Component: s.Name, Host: host}),
 		Queues:    queues, Server: srv, Identity: identity,
+		IsLeader: func() bool { return true },
 	}, nil
 }
 

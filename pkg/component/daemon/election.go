@@ -76,6 +76,7 @@ func newElection(lg *zap.Logger, d *Deps, o *options.LeaderElection, name string
 	if err != nil {
 		return nil, fmt.Errorf("leader election: %w", err)
 	}
+	d.IsLeader = e.le.IsLeader
 	check := e.le.HealthCheck(healthTimeout)
 	d.Server.SetLeaderElectionCheck(func(*http.Request) error { return check() })
 	return e, nil

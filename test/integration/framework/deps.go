@@ -62,5 +62,6 @@ func (s *Server) Deps(t testing.TB, component string) *daemon.Deps {
 		REST: rc, Clients: client.NewSet(rc), Informers: f, Events: events,
 		Recorder: events.NewRecorder(corev1.EventSource{Component: component}),
 		Queues:   queues, Identity: component + "-test",
+		IsLeader: func() bool { return true },
 	}
 }

@@ -1,0 +1,87 @@
+// Package app wires platform-controller-manager: the shared daemon options,
+// --controllers, each loop's own flags, and the loops chosen to run.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.uber.org/zap"
+
+	"platform.io/platform/pkg/component/daemon"
+	"platform.io/platform/pkg/component/options"
+	"platform.io/platform/pkg/component/run"
+	"platform.io/platform/pkg/controller"
+)
+
+// Spec returns the daemon's description for the shared runner.
+func Spec() daemon.Spec { return spec(Descriptors()) }
+
+func spec(table []controller.Descriptor) daemon.Spec {
+	return daemon.Spec{
+		Name:  "platform-controller-manager",
+		Short: "Run the cluster's core control loops",
+		Long: `platform-controller-manager watches the shared state of the cluster through
+the API server and runs the control loops that move the current state
+toward the desired state: deployments, replica sets, stateful sets, daemon
+sets, jobs, cron jobs, endpoints, garbage collection, namespaces, nodes.`,
+		Defaults:   options.ControllerManagerDefaults(),
+		NewOptions: func() daemon.Options { return NewOptions(table) },
+		New: func(ctx context.Context, d *daemon.Deps) (run.Runnable, error) {
+			return newManager(d, table, d.Own.(*Options))
+		},
+	}
+}
+
+// newManager builds every enabled loop; the Runnable runs them all and
+// ends when the first fails or ctx ends.
+func newManager(d *daemon.Deps, table []controller.Descriptor, o *Options) (run.Runnable, error) {
+	var loops []namedRunnable
+	for i, desc := range table {
+		if !controller.Enabled(o.Controllers, desc.Name, desc.DisabledByDefault) {
+			d.Logger.Info("controller disabled", zap.String("controller", desc.Name))
+			continue
+		}
+		r, err := desc.New(controller.Context{Deps: d}, o.loops[i])
+		if err != nil {
+			return nil, fmt.Errorf("controller %s: %w", desc.Name, err)
+		}
+		loops = append(loops, namedRunnable{desc.Name, r})
+		d.Logger.Info("controller enabled", zap.String("controller", desc.Name))
+	}
+	if len(loops) == 0 {
+		return nil, errors.New("--controllers: no controller is enabled")
+	}
+	return run.Func(func(ctx context.Context) error { return runAll(ctx, d.Logger, loops) }), nil
+}
+
+type namedRunnable struct {
+	name string
+	r    run.Runnable
+}
+
+// runAll runs the loops until ctx ends; a loop that fails ends them all.
+func runAll(ctx context.Context, lg *zap.Logger, loops []namedRunnable) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, len(loops))
+	for _, l := range loops {
+		go func() {
+			err := l.r.Run(ctx)
+			if err != nil {
+				err = fmt.Errorf("controller %s: %w", l.name, err)
+				lg.Error("controller failed", zap.String("controller", l.name), zap.Error(err))
+			}
+			errc <- err
+		}()
+	}
+	var first error
+	for range loops {
+		if err := <-errc; err != nil && first == nil {
+			first = err
+			cancel()
+		}
+	}
+	return first
+}
