@@ -86,7 +86,9 @@ func New(c controller.Context, o *Options) (run.Runnable, error) {
 			zap.String("resource", r.GroupResource().String()))
 	}
 	col := &collector{lg: lg, ops: table, rec: c.Recorder}
-	onError := func(key string, err error) { lg.Info("garbage collector sync failed", zap.String("uid", key), zap.Error(err)) }
+	onError := func(key string, err error) {
+		lg.Info("garbage collector sync failed", zap.String("uid", key), zap.Error(err))
+	}
 	del, err := ctrl.New(deleter{col}, ctrl.Options{Name: "garbage_collector_attempt_to_delete",
 		Workers: o.ConcurrentGCSyncs, MetricsProvider: c.Queues, OnError: onError})
 	if err != nil {

@@ -59,10 +59,10 @@ func compareRefs(a, b ref) int {
 type ownerState int
 
 const (
-	ownerUnknown ownerState = iota // not observed at these coordinates: ask
-	ownerSolid                     // exists and is not waiting for its dependents
-	ownerDangling                  // verified absent at these coordinates
-	ownerWaiting                   // in foreground deletion, waiting for its dependents
+	ownerUnknown  ownerState = iota // not observed at these coordinates: ask
+	ownerSolid                      // exists and is not waiting for its dependents
+	ownerDangling                   // verified absent at these coordinates
+	ownerWaiting                    // in foreground deletion, waiting for its dependents
 )
 
 // owner returns what the graph knows of the owner o of a dependent in
