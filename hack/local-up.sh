@@ -62,12 +62,40 @@ contexts:
 current-context: local
 KC
 
+# The other daemons: each reaches the API server with the admin kubeconfig,
+# and uses it for delegated authentication and authorization of its own
+# secure port (the API server's reviews allow the admin).
+daemon() {
+	local name=$1; shift
+	[ -x "$BIN/platform-$name" ] || return 0
+	"$BIN/platform-$name" --kubeconfig "$KUBECONFIG_OUT" \
+		--authentication-kubeconfig "$KUBECONFIG_OUT" \
+		--authorization-kubeconfig "$KUBECONFIG_OUT" \
+		--bind-address 127.0.0.1 "$@" \
+		>"$LOCAL/logs/$name.log" 2>&1 &
+	pids+=($!)
+	echo "started platform-$name (log: $LOCAL/logs/$name.log)"
+}
+daemon scheduler
+daemon controller-manager
+
+# Simulated nodes run the pods the scheduler binds (test/simnode).
+if [ -d test/simnode/cmd/platform-simnode ]; then
+	go build -o "$BIN/platform-simnode" ./test/simnode/cmd/platform-simnode
+	"$BIN/platform-simnode" --kubeconfig "$KUBECONFIG_OUT" --nodes "${NODES:-3}" \
+		>"$LOCAL/logs/simnode.log" 2>&1 &
+	pids+=($!)
+	echo "started ${NODES:-3} simulated nodes (log: $LOCAL/logs/simnode.log)"
+fi
+
 cat <<MSG
 
 The control plane is up. Logs are in $LOCAL/logs/. Use it with:
 
   export KUBECONFIG=$KUBECONFIG_OUT
-  kubectl get namespaces
+  kubectl get nodes
+  kubectl apply -f deploy/examples/
+  kubectl get pods -A -w
 
 Press Ctrl-C to stop.
 MSG
