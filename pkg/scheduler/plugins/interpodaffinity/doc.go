@@ -1,0 +1,5 @@
+// Package interpodaffinity is the InterPodAffinity scheduler plugin: it
+// filters nodes by the pod's required affinity and anti-affinity terms and by
+// the required anti-affinity of pods already placed (symmetry), and scores
+// nodes by preferred terms both ways and by existing pods' required affinity.
+package interpodaffinity
