@@ -1,0 +1,157 @@
+package namespace
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"go.uber.org/zap"
+
+	corev1 "platform.io/client/api/core/v1"
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+	"platform.io/client/client"
+	ctrl "platform.io/client/controller"
+	"platform.io/client/informer"
+	"platform.io/client/rest"
+)
+
+// namespaceWriter is what the loop writes to the API server.
+type namespaceWriter interface {
+	updateStatus(ctx context.Context, ns *corev1.Namespace) (*corev1.Namespace, error)
+	finalize(ctx context.Context, ns *corev1.Namespace) error
+}
+
+// reconciler empties and finalizes one Terminating namespace; keys are
+// namespace names.
+type reconciler struct {
+	lg        *zap.Logger
+	lister    informer.Lister[*corev1.Namespace]
+	resources []client.Resource
+	content   content
+	write     namespaceWriter
+	now       func() time.Time
+}
+
+var _ ctrl.Reconciler = (*reconciler)(nil)
+
+// Reconcile deletes the content of the namespace key if it is being
+// deleted, reports progress in its conditions, and removes the "platform"
+// finalizer once nothing is left.
+func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, error) {
+	ns, err := r.lister.Get(key)
+	if apierrors.IsNotFound(err) {
+		return ctrl.Result{}, nil
+	}
+	if err != nil {
+		return ctrl.Result{}, fmt.Errorf("namespace %s: %w", key, err)
+	}
+	if ns.DeletionTimestamp == nil || !slices.Contains(ns.Spec.Finalizers, corev1.FinalizerPlatform) {
+		return ctrl.Result{}, nil
+	}
+	if ns, err = clone(ns); err != nil {
+		return ctrl.Result{}, err
+	}
+	out, grace := r.deleteContent(ctx, ns.Name)
+	if err := r.report(ctx, ns, out); err != nil {
+		return ctrl.Result{}, err
+	}
+	switch {
+	case len(out.contentErrors) > 0:
+		return ctrl.Result{}, fmt.Errorf("namespace %s: %d resources failed: %s", ns.Name, len(out.contentErrors), out.contentErrors[0])
+	case grace > 0:
+		return ctrl.Result{RequeueAfter: time.Duration(grace) * time.Second}, nil
+	case len(out.remaining) > 0:
+		return ctrl.Result{Requeue: true}, nil // finalizers of others hold content: back off
+	}
+	ns.Spec.Finalizers = slices.DeleteFunc(ns.Spec.Finalizers, func(f corev1.FinalizerName) bool { return f == corev1.FinalizerPlatform })
+	if err := r.write.finalize(ctx, ns); err != nil && !apierrors.IsNotFound(err) {
+		return ctrl.Result{}, fmt.Errorf("finalize namespace %s: %w", ns.Name, err)
+	}
+	r.lg.Info("namespace emptied and finalized", zap.String("namespace", ns.Name))
+	return ctrl.Result{}, nil
+}
+
+// deleteContent deletes every resource's objects in ns, then counts what
+// is left; grace is the longest grace period of a pod still terminating,
+// so the next pass waits for it.
+func (r *reconciler) deleteContent(ctx context.Context, ns string) (out outcome, grace int64) {
+	out = outcome{remaining: map[string]int{}, finalizers: map[string]int{}}
+	for _, res := range r.resources {
+		if err := r.content.deleteCollection(ctx, res, ns); err != nil {
+			out.contentErrors = append(out.contentErrors, err.Error())
+			continue
+		}
+		left, err := r.content.left(ctx, res, ns)
+		if err != nil {
+			out.contentErrors = append(out.contentErrors, err.Error())
+			continue
+		}
+		if left.count == 0 {
+			continue
+		}
+		out.remaining[res.Name+"."+res.Group] += left.count
+		for f, n := range left.finalizers {
+			out.finalizers[f] += n
+		}
+		grace = max(grace, left.graceSeconds)
+	}
+	return out, grace
+}
+
+// report writes the conditions describing out into ns's status when they
+// change; the phase stays Terminating.
+func (r *reconciler) report(ctx context.Context, ns *corev1.Namespace, out outcome) error {
+	conds, changed := mergeConditions(ns.Status.Conditions, conditions(out), meta.NewTime(r.now()))
+	if !changed && ns.Status.Phase == corev1.NamespaceTerminating {
+		return nil
+	}
+	ns.Status.Conditions, ns.Status.Phase = conds, corev1.NamespaceTerminating
+	updated, err := r.write.updateStatus(ctx, ns)
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil
+	case apierrors.IsConflict(err):
+		return fmt.Errorf("status of namespace %s: %w", ns.Name, err) // retried with the newer object
+	case err != nil:
+		return fmt.Errorf("status of namespace %s: %w", ns.Name, err)
+	}
+	*ns = *updated
+	return nil
+}
+
+// apiWriter writes through the typed namespace client and the finalize
+// subresource.
+type apiWriter struct {
+	c  *client.Set
+	rc *rest.Client
+}
+
+func (w apiWriter) updateStatus(ctx context.Context, ns *corev1.Namespace) (*corev1.Namespace, error) {
+	return w.c.Namespaces.UpdateStatus(ctx, ns, meta.WriteOptions{})
+}
+
+// finalize replaces spec.finalizers through PUT .../namespaces/{name}/finalize.
+func (w apiWriter) finalize(ctx context.Context, ns *corev1.Namespace) error {
+	body, err := clone(ns)
+	if err != nil {
+		return err
+	}
+	body.TypeMeta = meta.TypeMeta{APIVersion: "v1", Kind: "Namespace"}
+	err = w.rc.Put().Version("v1").Resource("namespaces").Name(ns.Name).
+		SubResource(client.SubresourceFinalize).Body(body).Do(ctx).Error()
+	if err != nil {
+		return fmt.Errorf("PUT namespaces/%s/finalize: %w", ns.Name, err)
+	}
+	return nil
+}
+
+// clone copies a cached namespace before it is changed.
+func clone(ns *corev1.Namespace) (*corev1.Namespace, error) {
+	out := &corev1.Namespace{}
+	if err := out.UnmarshalProto(ns.MarshalProto(nil)); err != nil {
+		return nil, fmt.Errorf("copy namespace %s: %w", ns.Name, err)
+	}
+	return out, nil
+}
