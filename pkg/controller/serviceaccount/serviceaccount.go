@@ -96,7 +96,9 @@ func New(c controller.Context) (run.Runnable, error) {
 	}
 	r := &reconciler{namespaces: nsInf.Lister(), accounts: saInf.Lister(), write: apiCreator{c.Clients}}
 	loop, err := ctrl.New(r, ctrl.Options{Name: Name, Workers: 1, MetricsProvider: c.Queues,
-		OnError: func(key string, err error) { lg.Info("service account sync failed", zap.String("namespace", key), zap.Error(err)) }})
+		OnError: func(key string, err error) {
+			lg.Info("service account sync failed", zap.String("namespace", key), zap.Error(err))
+		}})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
