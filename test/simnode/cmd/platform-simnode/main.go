@@ -1,0 +1,108 @@
+// Command platform-simnode runs simulated nodes against an API server: it
+// registers --nodes nodes, renews their leases, reports their status and
+// runs the pods bound to them. With --control-address it serves
+// POST /nodes/<name>/heartbeat/stop and .../resume to cut a node off from
+// the control plane and bring it back (see simnode.Agent.Handler).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+	"go.uber.org/zap"
+
+	"platform.io/client/client"
+	"platform.io/client/rest"
+
+	"platform.io/platform/test/simnode"
+)
+
+// flags are the command's own flags besides the agent's.
+type flags struct {
+	kubeconfig, master string
+	qps                float32
+	burst              int
+	controlAddress     string
+	verbose            bool
+}
+
+func main() { os.Exit(run(os.Args[1:])) }
+
+func run(args []string) int {
+	opts := simnode.NewOptions()
+	f := flags{qps: 50, burst: 100}
+	fs := pflag.NewFlagSet("platform-simnode", pflag.ContinueOnError)
+	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "Path to a kubeconfig file with the API server's address and credentials.")
+	fs.StringVar(&f.master, "master", "", "The API server's address, overriding the kubeconfig's.")
+	fs.Float32Var(&f.qps, "qps", f.qps, "Requests per second to the API server, for all nodes together.")
+	fs.IntVar(&f.burst, "burst", f.burst, "Burst of requests to the API server above --qps.")
+	fs.StringVar(&f.controlAddress, "control-address", "", "host:port of the control endpoint (stop/resume heartbeats); empty for none.")
+	fs.BoolVar(&f.verbose, "v", false, "Log at debug level.")
+	opts.AddFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	cfg, err := opts.Config()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	lc := zap.NewProductionConfig()
+	if f.verbose {
+		lc.Level = zap.NewAtomicLevelAt(zap.DebugLevel)
+	}
+	lg, err := lc.Build()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer func() { _ = lg.Sync() }()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve(ctx, lg, f, cfg); err != nil {
+		lg.Error("Simulated nodes stopped", zap.Error(err))
+		return 1
+	}
+	return 0
+}
+
+// serve connects to the API server and runs the agent and its control
+// endpoint until ctx ends.
+func serve(ctx context.Context, lg *zap.Logger, f flags, cfg *simnode.Config) error {
+	rc, err := rest.ConfigFromFlags(f.master, f.kubeconfig)
+	if err != nil {
+		return fmt.Errorf("client config: %w", err)
+	}
+	rc.QPS, rc.Burst = f.qps, f.burst
+	rcl, err := rest.NewClient(rc)
+	if err != nil {
+		return fmt.Errorf("client: %w", err)
+	}
+	agent, err := simnode.New(lg, client.NewSet(rcl), *cfg)
+	if err != nil {
+		return err
+	}
+	if f.controlAddress != "" {
+		ln, err := net.Listen("tcp", f.controlAddress)
+		if err != nil {
+			return fmt.Errorf("--control-address: %w", err)
+		}
+		srv := &http.Server{Handler: agent.Handler(), ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		defer func() { _ = srv.Close() }()
+		lg.Info("Serving the control endpoint", zap.String("address", ln.Addr().String()))
+	}
+	lg.Info("Running simulated nodes", zap.Int("nodes", cfg.Nodes), zap.Strings("zones", cfg.Zones))
+	return agent.Run(ctx)
+}

@@ -1,0 +1,103 @@
+package simnode
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"platform.io/client/api/resource"
+)
+
+// Options are the agent's flags.
+type Options struct {
+	Nodes          int
+	NamePrefix     string
+	Zones          []string
+	CPU            string
+	Memory         string
+	Pods           int
+	Images         []string
+	LeaseInterval  time.Duration
+	LeaseDuration  time.Duration
+	StatusInterval time.Duration
+	ReadinessDelay time.Duration
+	JobPodDuration time.Duration
+	Workers        int
+}
+
+// NewOptions returns the defaults: three nodes of 4 cores, 16Gi and 110
+// pods in one zone, renewing their leases every 10s for 40s and reporting
+// status at least every 5m.
+func NewOptions() *Options {
+	return &Options{
+		Nodes: 3, NamePrefix: "simnode-", Zones: []string{"zone-a"},
+		CPU: "4", Memory: "16Gi", Pods: 110,
+		Images:         []string{"registry.platform.io/pause:3.9", "busybox:latest", "nginx:latest"},
+		LeaseInterval:  10 * time.Second,
+		LeaseDuration:  40 * time.Second,
+		StatusInterval: 5 * time.Minute,
+		ReadinessDelay: time.Second,
+		JobPodDuration: 5 * time.Second,
+		Workers:        8,
+	}
+}
+
+// AddFlags registers the options.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	fs.IntVar(&o.Nodes, "nodes", o.Nodes, "Number of nodes to simulate.")
+	fs.StringVar(&o.NamePrefix, "name-prefix", o.NamePrefix, "Prefix of the node names; node i is named <prefix><i>.")
+	fs.StringSliceVar(&o.Zones, "zones", o.Zones, "Zones the nodes are spread over, round robin (label topology.platform.io/zone).")
+	fs.StringVar(&o.CPU, "cpu", o.CPU, "CPU capacity and allocatable of each node.")
+	fs.StringVar(&o.Memory, "memory", o.Memory, "Memory capacity and allocatable of each node.")
+	fs.IntVar(&o.Pods, "pods", o.Pods, "Pod capacity and allocatable of each node.")
+	fs.StringSliceVar(&o.Images, "images", o.Images, "Images each node reports as present (node.status.images).")
+	fs.DurationVar(&o.LeaseInterval, "lease-interval", o.LeaseInterval, "How often each node renews its Lease in platform-node-lease.")
+	fs.DurationVar(&o.LeaseDuration, "lease-duration", o.LeaseDuration, "leaseDurationSeconds written in each node's Lease.")
+	fs.DurationVar(&o.StatusInterval, "node-status-report-frequency", o.StatusInterval, "How often a node reports its status when nothing changed.")
+	fs.DurationVar(&o.ReadinessDelay, "readiness-delay", o.ReadinessDelay, "How long after a container starts it becomes ready.")
+	fs.DurationVar(&o.JobPodDuration, "job-pod-duration", o.JobPodDuration, "How long pods owned by a Job run before they complete.")
+	fs.IntVar(&o.Workers, "workers", o.Workers, "Pods and leases handled at once.")
+}
+
+// Validate checks the options, naming the flag of each error.
+func (o *Options) Validate() []error {
+	var errs []error
+	if o.Nodes < 0 || o.Nodes > maxNodes {
+		errs = append(errs, fmt.Errorf("--nodes: %d must be between 0 and %d", o.Nodes, maxNodes))
+	}
+	if o.NamePrefix == "" {
+		errs = append(errs, fmt.Errorf("--name-prefix: must not be empty"))
+	}
+	if len(o.Zones) == 0 {
+		errs = append(errs, fmt.Errorf("--zones: at least one zone is needed"))
+	}
+	if _, err := resource.ParseQuantity(o.CPU); err != nil {
+		errs = append(errs, fmt.Errorf("--cpu: %w", err))
+	}
+	if _, err := resource.ParseQuantity(o.Memory); err != nil {
+		errs = append(errs, fmt.Errorf("--memory: %w", err))
+	}
+	if o.Pods <= 0 || o.Pods > 250 {
+		errs = append(errs, fmt.Errorf("--pods: %d must be between 1 and 250 (one /24 of pod IPs per node)", o.Pods))
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+		min  time.Duration
+	}{
+		{"--lease-interval", o.LeaseInterval, time.Millisecond},
+		{"--lease-duration", o.LeaseDuration, time.Second},
+		{"--node-status-report-frequency", o.StatusInterval, time.Millisecond},
+		{"--readiness-delay", o.ReadinessDelay, 0},
+		{"--job-pod-duration", o.JobPodDuration, 0},
+	} {
+		if d.v < d.min {
+			errs = append(errs, fmt.Errorf("%s: %v must be at least %v", d.flag, d.v, d.min))
+		}
+	}
+	if o.Workers <= 0 {
+		errs = append(errs, fmt.Errorf("--workers: %d must be positive", o.Workers))
+	}
+	return errs
+}
