@@ -69,7 +69,13 @@ func (q *request) serveAction(act registry.Action) {
 		q.fail(err)
 		return
 	}
-	q.write(http.StatusCreated, out)
+	// An action answering with a Status (binding, rollback) chooses the
+	// HTTP code, as upstream's create handler lets it.
+	code := http.StatusCreated
+	if st, ok := out.(interface{ StatusCode() int32 }); ok && st.StatusCode() != 0 {
+		code = int(st.StatusCode())
+	}
+	q.write(code, out)
 }
 
 // scaleOf builds the Scale view of obj.

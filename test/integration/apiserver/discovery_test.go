@@ -36,7 +36,7 @@ func TestDiscovery(t *testing.T) {
 	s.Do(t, "GET", "/apis/nope", nil).ExpectStatus(t, http.StatusNotFound, "NotFound")
 	want := map[string][]string{
 		"/api/v1":                           {"pods", "pods/status", "pods/binding", "namespaces", "nodes", "services", "endpoints", "configmaps", "secrets", "events", "serviceaccounts"},
-		"/apis/apps/v1":                     {"deployments", "deployments/scale", "deployments/status", "replicasets/scale", "statefulsets/scale", "daemonsets"},
+		"/apis/apps/v1":                     {"deployments", "deployments/scale", "deployments/status", "deployments/rollback", "replicasets/scale", "statefulsets/scale", "daemonsets"},
 		"/apis/batch/v1":                    {"jobs", "cronjobs", "cronjobs/status"},
 		"/apis/batch/v1beta1":               {"cronjobs"},
 		"/apis/coordination.platform.io/v1": {"leases"},

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -90,4 +91,48 @@ func TestBindingSubresource(t *testing.T) {
 	s.Do(t, "POST", pods+"/missing/binding", strings.Replace(binding, `"name":"b"`, `"name":"missing"`, 1)).ExpectStatus(t, http.StatusNotFound, "NotFound")
 	s.Do(t, "POST", pods+"/b/binding", strings.Replace(binding, `"name":"b"`, `"name":"other"`, 1)).ExpectStatus(t, http.StatusBadRequest, "BadRequest")
 	s.Do(t, "GET", pods+"/b/binding", nil).ExpectStatus(t, http.StatusMethodNotAllowed, "MethodNotAllowed")
+}
+
+// TestRollbackSubresource: deployments/rollback (the spec's Rollback
+// operation) records the wanted revision for the controller; bad requests
+// change nothing.
+func TestRollbackSubresource(t *testing.T) {
+	s := framework.Start(t)
+	base := "/apis/apps/v1/namespaces/default/deployments"
+	dep := samples[9].object("r", "default")
+	s.Do(t, "POST", base, dep).Expect(t, http.StatusCreated)
+	before := s.Do(t, "GET", base+"/r", nil).Map(t)
+	rb := func(name string, rev int) string {
+		return fmt.Sprintf(`{"apiVersion":"apps/v1","kind":"DeploymentRollback","name":%q,"updatedAnnotations":{"reason":"bad release"},"rollbackTo":{"revision":%d}}`, name, rev)
+	}
+	for _, bad := range []struct {
+		path, body string
+		code       int
+		reason     string
+	}{
+		{base + "/r/rollback", rb("other", 1), http.StatusBadRequest, "BadRequest"},
+		{base + "/r/rollback", rb("r", -1), http.StatusUnprocessableEntity, "Invalid"},
+		{base + "/r/rollback", `{"kind":"Scale","name":"r"}`, http.StatusBadRequest, "BadRequest"},
+		{base + "/r/rollback", `{not json`, http.StatusBadRequest, "BadRequest"},
+		{base + "/missing/rollback", rb("missing", 1), http.StatusNotFound, "NotFound"},
+	} {
+		s.Do(t, "POST", bad.path, bad.body).ExpectStatus(t, bad.code, bad.reason)
+	}
+	s.Do(t, "POST", base+"/r/rollback?dryRun=All", rb("r", 1)).Expect(t, http.StatusOK)
+	after := s.Do(t, "GET", base+"/r", nil).Map(t)
+	if get(after, "metadata", "resourceVersion") != get(before, "metadata", "resourceVersion") {
+		t.Fatalf("a refused or dry-run rollback changed the deployment")
+	}
+	st := s.Do(t, "POST", base+"/r/rollback", rb("r", 2)).Expect(t, http.StatusOK).Map(t)
+	if st["kind"] != "Status" || st["status"] != "Success" {
+		t.Fatalf("rollback answered %v", st)
+	}
+	got := s.Do(t, "GET", base+"/r", nil).Map(t)
+	if a := get(got, "metadata", "annotations", "deprecated.deployment.rollback.to"); a != "2" {
+		t.Fatalf("rollback annotation = %v, want 2", a)
+	}
+	if a := get(got, "metadata", "annotations", "reason"); a != "bad release" {
+		t.Fatalf("updatedAnnotations not applied: %v", a)
+	}
+	s.Do(t, "GET", base+"/r/rollback", nil).ExpectStatus(t, http.StatusMethodNotAllowed, "MethodNotAllowed")
 }

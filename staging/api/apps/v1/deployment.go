@@ -135,3 +135,24 @@ type DeploymentList struct {
 	meta.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items         []Deployment `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
+
+// DeploymentRollback is the body of the spec's Rollback operation (POST
+// deployments/{name}/rollback): roll the Deployment's pod template back
+// to the one of an earlier revision. The API server records the request
+// in the annotation DeprecatedRollbackTo, which the deployment controller
+// carries out and removes.
+type DeploymentRollback struct {
+	meta.TypeMeta `json:",inline"`
+	// Name is the Deployment's name; it must match the URL.
+	Name string `json:"name" protobuf:"bytes,1,opt,name=name"`
+	// UpdatedAnnotations are set on the Deployment with the rollback.
+	UpdatedAnnotations map[string]string `json:"updatedAnnotations,omitempty" protobuf:"bytes,2,rep,name=updatedAnnotations"`
+	// RollbackTo names the revision to go back to.
+	RollbackTo RollbackConfig `json:"rollbackTo" protobuf:"bytes,3,opt,name=rollbackTo"`
+}
+
+// RollbackConfig names a revision; 0 means the one before the current.
+type RollbackConfig struct {
+	Revision int64 `json:"revision,omitempty" protobuf:"varint,1,opt,name=revision"`
+}
+

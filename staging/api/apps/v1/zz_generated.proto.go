@@ -292,6 +292,29 @@ func (m *DeploymentList) UnmarshalProto(data []byte) error {
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
+func (m *DeploymentRollback) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendString(b, 1, m.Name)
+	b = protobuf.AppendStringMap(b, 2, m.UpdatedAnnotations)
+	b = protobuf.AppendMessage(b, 3, &m.RollbackTo)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *DeploymentRollback) UnmarshalProto(data []byte) error {
+	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+		switch num {
+		case 1:
+			return protobuf.ReadString(typ, data, &m.Name)
+		case 2:
+			return protobuf.ReadStringMap(typ, data, &m.UpdatedAnnotations)
+		case 3:
+			return protobuf.ReadMessage(typ, data, &m.RollbackTo)
+		}
+		return protobuf.Skip(num, typ, data)
+	})
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
 func (m *DeploymentSpec) MarshalProto(b []byte) []byte {
 	b = protobuf.AppendIntPtr(b, 1, m.Replicas)
 	if m.Selector != nil {
@@ -564,6 +587,23 @@ func (m *ReplicaSetStatus) UnmarshalProto(data []byte) error {
 			return protobuf.ReadMessages(typ, data, &m.Conditions)
 		case 7:
 			return protobuf.ReadIntPtr(typ, data, &m.TerminatingReplicas)
+		}
+		return protobuf.Skip(num, typ, data)
+	})
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *RollbackConfig) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendInt(b, 1, m.Revision)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *RollbackConfig) UnmarshalProto(data []byte) error {
+	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+		switch num {
+		case 1:
+			return protobuf.ReadInt(typ, data, &m.Revision)
 		}
 		return protobuf.Skip(num, typ, data)
 	})

@@ -34,7 +34,8 @@ func Resource() *registry.Resource {
 			},
 			func(d *appsv1.Deployment, n int32) { d.Spec.Replicas = &n },
 		),
-		Table: tableColumns,
+		Table:   tableColumns,
+		Actions: map[string]registry.Action{"rollback": rollback},
 	}
 }
 
