@@ -144,7 +144,7 @@ func TestFilter(t *testing.T) {
 		},
 		{
 			name: "two constraints: zone and host",
-			pod: zoneSpread(1).SpreadConstraint(1, LabelHostname, corev1.DoNotSchedule, fooSelector().Obj(), nil, nil, nil, nil).Obj(),
+			pod:  zoneSpread(1).SpreadConstraint(1, LabelHostname, corev1.DoNotSchedule, fooSelector().Obj(), nil, nil, nil, nil).Obj(),
 			// z1: a=1, b=0; z2: x=1, y=1. zone min 1: z1 1+1-1=1 ok, z2 2+1-1=2 fails.
 			// host min 0: a 1+1=2 fails.
 			pods:  []*corev1.Pod{fooPod("p1", "a"), fooPod("p2", "x"), fooPod("p3", "y")},
@@ -169,7 +169,7 @@ func TestFilter(t *testing.T) {
 		},
 		{
 			name: "nodeAffinityPolicy Honor (default): z2 excluded by node affinity is no domain",
-			pod: zoneSpread(1).NodeAffinityIn(zoneKey, "z1").Obj(),
+			pod:  zoneSpread(1).NodeAffinityIn(zoneKey, "z1").Obj(),
 			// Only z1 counts: min is z1's 2, so z1 fits (2+1-2 = 1).
 			pods:  []*corev1.Pod{fooPod("p1", "a"), fooPod("p2", "b")},
 			nodes: nodes,
