@@ -1,0 +1,3 @@
+// Package queuesort is the PrioritySort queue-sort plugin: higher
+// spec.priority first, then the pod that entered the queue earlier.
+package queuesort
