@@ -1,10 +1,10 @@
 package job
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 
@@ -86,7 +86,7 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 		errs = append(errs, err)
 		p.status.Active -= int32(p.create - created)
 	}
-	if !reflect.DeepEqual(p.status, job.Status) {
+	if !bytes.Equal(p.status.MarshalProto(nil), job.Status.MarshalProto(nil)) {
 		up := *job
 		up.Status = p.status
 		if err := r.w.UpdateJobStatus(ctx, &up); err != nil {
