@@ -24,9 +24,6 @@ func (h *handlers) podHandler() informer.ResourceEventHandler[*corev1.Pod] {
 	return informer.ResourceEventHandler[*corev1.Pod]{
 		OnAdd: func(p *corev1.Pod, _ bool) { h.enqueueFor(&p.ObjectMeta) },
 		OnUpdate: func(old, cur *corev1.Pod) {
-			if old.ResourceVersion == cur.ResourceVersion && old != cur {
-				return
-			}
 			if o, c := podcontrol.ControllerOf(&old.ObjectMeta), podcontrol.ControllerOf(&cur.ObjectMeta); o != nil && (c == nil || o.UID != c.UID) {
 				h.enqueueRef(old.Namespace, o)
 			}
