@@ -97,7 +97,10 @@ func New(c controller.Context, o *Options) (run.Runnable, error) {
 	}
 	h := &handlers{sets: r.sets, expectations: r.expectations, enqueue: loop.Enqueue}
 	for _, add := range []func() error{
-		func() error { _, err := dsInf.AddEventHandler(ctrl.EnqueueHandler[*appsv1.DaemonSet](loop.Enqueue)); return err },
+		func() error {
+			_, err := dsInf.AddEventHandler(ctrl.EnqueueHandler[*appsv1.DaemonSet](loop.Enqueue))
+			return err
+		},
 		func() error { _, err := podInf.AddEventHandler(h.podHandler()); return err },
 		func() error { _, err := nodeInf.AddEventHandler(h.nodeHandler()); return err },
 		func() error { _, err := revInf.AddEventHandler(h.revisionHandler()); return err },
