@@ -4,6 +4,8 @@ OUT       := _output
 BIN       := $(OUT)/bin
 # Every daemon whose cmd/<name>/main.go exists is built as platform-<name>.
 DAEMONS   := $(patsubst cmd/%/main.go,%,$(wildcard cmd/*/main.go))
+# Test tools the e2e suite and make run use, built beside the daemons.
+TOOLS     := $(wildcard test/simnode/cmd/*/main.go)
 TEST_TIMEOUT ?= 15m
 VERSION   ?= v1.32.0-platform.$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
 LDFLAGS   := -X platform.io/platform/pkg/apiserver/server.gitVersion=$(VERSION) \
@@ -19,6 +21,10 @@ build:
 	@for d in $(DAEMONS); do \
 		echo "go build -o $(BIN)/platform-$$d ./cmd/$$d"; \
 		$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/platform-$$d ./cmd/$$d || exit 1; \
+	done
+	@for t in $(patsubst %/main.go,%,$(TOOLS)); do \
+		echo "go build -o $(BIN)/$$(basename $$t) ./$$t"; \
+		$(GO) build -o $(BIN)/$$(basename $$t) ./$$t || exit 1; \
 	done
 
 # Unit and integration tests of both modules, then the integration suite

@@ -80,8 +80,7 @@ daemon scheduler
 daemon controller-manager
 
 # Simulated nodes run the pods the scheduler binds (test/simnode).
-if [ -d test/simnode/cmd/platform-simnode ]; then
-	go build -o "$BIN/platform-simnode" ./test/simnode/cmd/platform-simnode
+if [ -x "$BIN/platform-simnode" ]; then
 	"$BIN/platform-simnode" --kubeconfig "$KUBECONFIG_OUT" --nodes "${NODES:-3}" \
 		>"$LOCAL/logs/simnode.log" 2>&1 &
 	pids+=($!)
