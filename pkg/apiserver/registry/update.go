@@ -232,10 +232,13 @@ func isNotFound(err error) bool {
 }
 
 // finishDeletion removes an object whose deletion is pending once its last
-// finalizer is gone. It returns true when it removed the object.
+// finalizer is gone. An object in a graceful deletion (a grace period above
+// 0, a pod its node is stopping) stays until a delete of grace 0 confirms
+// it, whatever updates it gets meanwhile, as upstream's
+// ShouldDeleteDuringUpdate decides. It returns true when it removed the object.
 func (s *Store) finishDeletion(ctx context.Context, obj meta.Object, rev int64) (bool, error) {
 	m := obj.GetObjectMeta()
-	if m.DeletionTimestamp == nil || s.deletionBlocked(obj) {
+	if m.DeletionTimestamp == nil || s.deletionBlocked(obj) || m.DeletionGracePeriodSeconds != nil && *m.DeletionGracePeriodSeconds > 0 {
 		return false, nil
 	}
 	last, err := s.storage.Delete(ctx, s.key(m.Namespace, m.Name), func(cur storage.KV) error {
