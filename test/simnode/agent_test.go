@@ -226,7 +226,8 @@ func TestPodsRunBecomeReadyAndGo(t *testing.T) {
 	if ready := st.StartTime.Time; len(st.Conditions) < 4 || ready.IsZero() {
 		t.Errorf("conditions %+v", st.Conditions)
 	}
-	grace := int64(1)
+	// deletionTimestamp has second precision: a grace of 2s leaves at least 1s.
+	grace := int64(2)
 	if err := pods.Delete(ctx, "web", &meta.DeleteOptions{GracePeriodSeconds: &grace}); err != nil {
 		t.Fatal(err)
 	}
