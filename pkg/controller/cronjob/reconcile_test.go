@@ -88,7 +88,9 @@ func makeCronJob(opts ...cjOpt) *batchv1.CronJob {
 	return cj
 }
 
-func policy(p batchv1.ConcurrencyPolicy) cjOpt { return func(c *batchv1.CronJob) { c.Spec.ConcurrencyPolicy = p } }
+func policy(p batchv1.ConcurrencyPolicy) cjOpt {
+	return func(c *batchv1.CronJob) { c.Spec.ConcurrencyPolicy = p }
+}
 func lastRun(t time.Time) cjOpt {
 	return func(c *batchv1.CronJob) { ts := meta.NewTime(t); c.Status.LastScheduleTime = &ts }
 }
