@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p _output
+# Benchmarks of whole processes (test/bench/controlplane) run the built binaries.
+export PLATFORM_BIN_DIR=$PWD/_output/bin
 go test -run '^$' -bench . -benchtime "${BENCHTIME:-1x}" -timeout 30m ./test/bench/... | tee _output/bench.txt
 # Client library benchmarks (issue 5): work queue throughput, informer memory.
 (cd staging && go test -run '^$' -bench . -benchtime "${BENCHTIME:-1x}" -timeout 10m ./workqueue/ ./informer/) | tee -a _output/bench.txt
