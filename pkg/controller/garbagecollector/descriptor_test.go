@@ -1,0 +1,61 @@
+package garbagecollector
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"platform.io/client/client"
+	"platform.io/client/rest"
+)
+
+// TestResourceTableCoversServedResources: every served resource has ops,
+// so a new row in client.Resources without a client here fails this test.
+func TestResourceTableCoversServedResources(t *testing.T) {
+	rc, err := rest.NewClient(&rest.Config{Host: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, missing := resourceTable(client.NewSet(rc))
+	if len(missing) > 0 {
+		t.Fatalf("served resources without ops: %v", missing)
+	}
+	for _, r := range client.Resources() {
+		o, ok := table[groupKind{r.Group, r.Kind}]
+		if !ok || o.info.Namespaced != r.Namespaced {
+			t.Errorf("%s: ops %v, namespaced %v", r.GroupResource(), ok, o.info.Namespaced)
+		}
+		if want := r.Name != "events"; o.watch != want {
+			t.Errorf("%s: watched %v, want %v", r.GroupResource(), o.watch, want)
+		}
+	}
+}
+
+func TestOptions(t *testing.T) {
+	tests := []struct {
+		args    []string
+		workers int
+		enabled bool
+		err     string
+	}{
+		{nil, 20, true, ""},
+		{[]string{"--concurrent-gc-syncs=3", "--enable-garbage-collector=false"}, 3, false, ""},
+		{[]string{"--concurrent-gc-syncs=0"}, 0, true, "--concurrent-gc-syncs"},
+	}
+	for _, tc := range tests {
+		o := NewOptions()
+		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+		o.AddFlags(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		errs := o.Validate()
+		if o.ConcurrentGCSyncs != tc.workers || o.Enabled != tc.enabled {
+			t.Errorf("%v: workers %d enabled %v", tc.args, o.ConcurrentGCSyncs, o.Enabled)
+		}
+		if tc.err == "" && len(errs) > 0 || tc.err != "" && (len(errs) != 1 || !strings.Contains(errs[0].Error(), tc.err)) {
+			t.Errorf("%v: errors %v, want one naming %q", tc.args, errs, tc.err)
+		}
+	}
+}
