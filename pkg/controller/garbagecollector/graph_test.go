@@ -141,9 +141,9 @@ func TestGraph(t *testing.T) {
 			"D": {Kind: "ConfigMap", Name: "dep"},
 		},
 	}, {
-		name: "an owner seen for the first time already in foreground deletion",
+		name:  "an owner seen for the first time already in foreground deletion",
 		steps: []step{{add: dep}, {reset: true}, {add: deleting(owner, meta.FinalizerDeleteDependents)}},
-		want: recorded{delete: []meta.UID{"D", "O"}},
+		want:  recorded{delete: []meta.UID{"D", "O"}},
 		nodes: map[meta.UID]nodeState{
 			"O": {Kind: "ConfigMap", Name: "owner", DeletingDependents: true, Dependents: []string{"dep"}},
 			"D": {Kind: "ConfigMap", Name: "dep"},
