@@ -26,7 +26,9 @@ func (cpuFit) Filter(_ context.Context, _ *framework.CycleState, pod *corev1.Pod
 	return nil
 }
 
-func cpu(v string) map[corev1.ResourceName]string { return map[corev1.ResourceName]string{corev1.ResourceCPU: v} }
+func cpu(v string) map[corev1.ResourceName]string {
+	return map[corev1.ResourceName]string{corev1.ResourceCPU: v}
+}
 
 func node(name, c string) *corev1.Node { return st.MakeNode().Name(name).Capacity(cpu(c)).Obj() }
 
