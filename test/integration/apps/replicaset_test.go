@@ -169,4 +169,3 @@ func has(pods []corev1.Pod, name string) bool {
 	}
 	return false
 }
-
