@@ -1,0 +1,212 @@
+package namespace
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"go.uber.org/zap"
+
+	corev1 "platform.io/client/api/core/v1"
+	"platform.io/client/api/meta"
+	"platform.io/client/client"
+	ctrl "platform.io/client/controller"
+	"platform.io/client/informer"
+)
+
+// fakeContent answers per resource name.
+type fakeContent struct {
+	remain  map[string]leftover
+	fail    map[string]error
+	deleted []string
+}
+
+func (f *fakeContent) deleteCollection(_ context.Context, r client.Resource, ns string) error {
+	if err := f.fail[r.Name]; err != nil {
+		return err
+	}
+	f.deleted = append(f.deleted, r.Name)
+	return nil
+}
+
+func (f *fakeContent) left(_ context.Context, r client.Resource, ns string) (leftover, error) {
+	return f.remain[r.Name], nil
+}
+
+// fakeWriter records the status updates and finalizes.
+type fakeWriter struct {
+	statuses  []*corev1.Namespace
+	finalized []corev1.FinalizerName
+	calls     int
+}
+
+func (w *fakeWriter) updateStatus(_ context.Context, ns *corev1.Namespace) (*corev1.Namespace, error) {
+	w.statuses = append(w.statuses, ns)
+	return ns, nil
+}
+
+func (w *fakeWriter) finalize(_ context.Context, ns *corev1.Namespace) error {
+	w.calls++
+	w.finalized = ns.Spec.Finalizers
+	return nil
+}
+
+func namespaceObj(deleting bool, finalizers ...corev1.FinalizerName) *corev1.Namespace {
+	ns := &corev1.Namespace{ObjectMeta: meta.ObjectMeta{Name: "ns"}}
+	ns.Spec.Finalizers = finalizers
+	ns.Status.Phase = corev1.NamespaceActive
+	if deleting {
+		ts := meta.NewTime(time.Unix(50, 0))
+		ns.DeletionTimestamp = &ts
+		ns.Status.Phase = corev1.NamespaceTerminating
+	}
+	return ns
+}
+
+func condition(t corev1.NamespaceConditionType, st corev1.ConditionStatus) string {
+	return string(t) + "=" + string(st)
+}
+
+func TestReconcile(t *testing.T) {
+	const hold = "example.com/hold"
+	tests := []struct {
+		name       string
+		ns         *corev1.Namespace
+		content    fakeContent
+		want       ctrl.Result
+		wantErr    bool
+		finalized  bool
+		conditions []string // type=status of the last status written; nil for no write
+		message    string   // of the ContentRemaining or ContentFailure condition written
+	}{{
+		name: "active namespace: nothing", ns: namespaceObj(false, corev1.FinalizerPlatform),
+	}, {
+		name: "deleting without our finalizer: nothing", ns: namespaceObj(true, "example.com/other"),
+	}, {
+		name: "empty: finalized", ns: namespaceObj(true, corev1.FinalizerPlatform, "example.com/other"),
+		finalized: true,
+		conditions: []string{
+			condition(corev1.NamespaceDeletionDiscoveryFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceDeletionGVParsingFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceDeletionContentFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceContentRemaining, corev1.ConditionFalse),
+			condition(corev1.NamespaceFinalizersRemaining, corev1.ConditionFalse),
+		},
+	}, {
+		name: "pods terminating: wait their grace period", ns: namespaceObj(true, corev1.FinalizerPlatform),
+		content: fakeContent{remain: map[string]leftover{"pods": {count: 2, graceSeconds: 30}}},
+		want:    ctrl.Result{RequeueAfter: 30 * time.Second},
+		conditions: []string{
+			condition(corev1.NamespaceDeletionDiscoveryFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceDeletionGVParsingFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceDeletionContentFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceContentRemaining, corev1.ConditionTrue),
+			condition(corev1.NamespaceFinalizersRemaining, corev1.ConditionFalse),
+		},
+		message: "Some resources are remaining: pods. has 2 resource instances",
+	}, {
+		name: "finalizers hold content: back off", ns: namespaceObj(true, corev1.FinalizerPlatform),
+		content: fakeContent{remain: map[string]leftover{
+			"configmaps":  {count: 1, finalizers: map[string]int{hold: 1}},
+			"deployments": {count: 3, finalizers: map[string]int{hold: 3}},
+		}},
+		want: ctrl.Result{Requeue: true},
+		conditions: []string{
+			condition(corev1.NamespaceDeletionDiscoveryFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceDeletionGVParsingFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceDeletionContentFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceContentRemaining, corev1.ConditionTrue),
+			condition(corev1.NamespaceFinalizersRemaining, corev1.ConditionTrue),
+		},
+		message: "Some resources are remaining: configmaps. has 1 resource instances, deployments.apps has 3 resource instances",
+	}, {
+		name: "a delete fails: error, condition", ns: namespaceObj(true, corev1.FinalizerPlatform),
+		content: fakeContent{fail: map[string]error{"secrets": errors.New("delete collection of secrets: boom")}},
+		wantErr: true,
+		conditions: []string{
+			condition(corev1.NamespaceDeletionDiscoveryFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceDeletionGVParsingFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceDeletionContentFailure, corev1.ConditionTrue),
+			condition(corev1.NamespaceContentRemaining, corev1.ConditionFalse),
+			condition(corev1.NamespaceFinalizersRemaining, corev1.ConditionFalse),
+		},
+		message: "Failed to delete all resource types, 1 remaining: delete collection of secrets: boom",
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			store := informer.NewStore[*corev1.Namespace]()
+			store.Add(tc.ns)
+			w := &fakeWriter{}
+			content := tc.content
+			r := &reconciler{lg: zap.NewNop(), lister: informer.NewLister(store, meta.GroupResource{Resource: "namespaces"}),
+				resources: namespacedResources(), content: &content, write: w, now: func() time.Time { return time.Unix(60, 0) }}
+			got, err := r.Reconcile(context.Background(), "ns")
+			if (err != nil) != tc.wantErr || got != tc.want {
+				t.Fatalf("Reconcile = %+v, %v; want %+v, error %v", got, err, tc.want, tc.wantErr)
+			}
+			if tc.finalized != (w.calls == 1) {
+				t.Fatalf("finalize calls %d, want finalized %v", w.calls, tc.finalized)
+			}
+			if tc.finalized && (len(w.finalized) != 1 || w.finalized[0] != "example.com/other") {
+				t.Errorf("finalized with %v", w.finalized)
+			}
+			if tc.conditions == nil {
+				if len(w.statuses) > 0 || len(content.deleted) > 0 {
+					t.Errorf("acted on a namespace it should leave: %d writes, deleted %v", len(w.statuses), content.deleted)
+				}
+				return
+			}
+			if len(content.deleted)+len(content.fail) != len(namespacedResources()) {
+				t.Errorf("delete collection of %v, want every namespaced resource", content.deleted)
+			}
+			last := w.statuses[len(w.statuses)-1]
+			var gotConds []string
+			for _, c := range last.Status.Conditions {
+				gotConds = append(gotConds, condition(c.Type, c.Status))
+				if c.Status == corev1.ConditionTrue && c.Type != corev1.NamespaceFinalizersRemaining && c.Message != tc.message {
+					t.Errorf("%s message %q, want %q", c.Type, c.Message, tc.message)
+				}
+			}
+			if diff := cmp.Diff(tc.conditions, gotConds); diff != "" {
+				t.Errorf("conditions (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestMergeConditions(t *testing.T) {
+	t0, t1 := meta.NewTime(time.Unix(10, 0)), meta.NewTime(time.Unix(20, 0))
+	cur := []corev1.NamespaceCondition{
+		{Type: corev1.NamespaceContentRemaining, Status: corev1.ConditionTrue, Reason: "SomeResourcesRemain", Message: "a", LastTransitionTime: t0},
+		{Type: corev1.NamespaceFinalizersRemaining, Status: corev1.ConditionFalse, Reason: "ContentHasNoFinalizers", Message: "b", LastTransitionTime: t0},
+	}
+	want := []corev1.NamespaceCondition{
+		{Type: corev1.NamespaceContentRemaining, Status: corev1.ConditionTrue, Reason: "SomeResourcesRemain", Message: "a2"},
+		{Type: corev1.NamespaceFinalizersRemaining, Status: corev1.ConditionTrue, Reason: "SomeFinalizersRemain", Message: "c"},
+		{Type: corev1.NamespaceDeletionContentFailure, Status: corev1.ConditionFalse, Reason: "ContentDeleted", Message: "d"},
+	}
+	got, changed := mergeConditions(cur, want, t1)
+	if !changed {
+		t.Fatal("no change reported")
+	}
+	times := []meta.Time{got[0].LastTransitionTime, got[1].LastTransitionTime, got[2].LastTransitionTime}
+	if diff := cmp.Diff([]meta.Time{t0, t1, t1}, times); diff != "" {
+		t.Errorf("transition times (-want +got):\n%s", diff)
+	}
+	if _, changed := mergeConditions(got, want, t1); changed {
+		t.Error("merging the same conditions again reported a change")
+	}
+}
+
+func TestOptions(t *testing.T) {
+	o := NewOptions()
+	if o.ConcurrentNamespaceSyncs != 10 || o.SyncPeriod != 5*time.Minute || len(o.Validate()) != 0 {
+		t.Fatalf("defaults %+v: %v", o, o.Validate())
+	}
+	o.ConcurrentNamespaceSyncs, o.SyncPeriod = 0, 0
+	if errs := o.Validate(); len(errs) != 2 {
+		t.Fatalf("invalid options: %v", errs)
+	}
+}
