@@ -1,0 +1,142 @@
+package imagelocality
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "platform.io/client/api/core/v1"
+
+	"platform.io/platform/pkg/scheduler/framework"
+)
+
+// Name is the plugin's name in configuration.
+const Name = "ImageLocality"
+
+// The thresholds of the score, as upstream: image bytes below minThreshold
+// score 0; maxContainerThreshold per container scores 100.
+const (
+	mb                    int64 = 1024 * 1024
+	minThreshold          int64 = 23 * mb
+	maxContainerThreshold int64 = 1000 * mb
+)
+
+// ImageLocality scores nodes by the pod's images they already have.
+type ImageLocality struct {
+	h framework.Handle
+}
+
+var _ framework.ScorePlugin = (*ImageLocality)(nil)
+
+// New builds the plugin; it takes no arguments.
+func New(args json.RawMessage, h framework.Handle) (framework.Plugin, error) {
+	if err := decodeArgs(args, &struct{}{}); err != nil {
+		return nil, err
+	}
+	return &ImageLocality{h: h}, nil
+}
+
+// Name returns Name.
+func (*ImageLocality) Name() string { return Name }
+
+// Score sums, over the pod's init and regular containers whose image the
+// node has, the image size times the share of nodes that have it; clamps
+// the sum to [23 MiB, 1000 MiB * containers] and maps it linearly to
+// 0..100.
+func (pl *ImageLocality) Score(_ context.Context, _ *framework.CycleState, pod *corev1.Pod, nodeName string) (int64, *framework.Status) {
+	lister := pl.h.SnapshotSharedLister()
+	ni, err := lister.Get(nodeName)
+	if err != nil {
+		return 0, framework.AsStatus(fmt.Errorf("%s: getting node %q from the snapshot: %w", Name, nodeName, err))
+	}
+	total := len(lister.List())
+	var sum int64
+	for _, cs := range [][]corev1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for i := range cs {
+			if st := lookup(ni.ImageStates, cs[i].Image); st != nil {
+				sum += scaled(st, total)
+			}
+		}
+	}
+	return priority(sum, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)), nil
+}
+
+// ScoreExtensions returns nil: scores are already 0..100.
+func (*ImageLocality) ScoreExtensions() framework.ScoreExtensions { return nil }
+
+// scaled is the image's size times the share of nodes that have it.
+func scaled(st *framework.ImageStateSummary, totalNodes int) int64 {
+	if totalNodes == 0 {
+		return 0
+	}
+	return int64(float64(st.Size) * float64(st.NumNodes) / float64(totalNodes))
+}
+
+// priority clamps sum and maps it to 0..100.
+func priority(sum int64, containers int) int64 {
+	hi := maxContainerThreshold * int64(containers)
+	if hi <= minThreshold {
+		return 0
+	}
+	sum = min(max(sum, minThreshold), hi)
+	return framework.MaxNodeScore * (sum - minThreshold) / (hi - minThreshold)
+}
+
+// lookup finds image under any of its equivalent names.
+func lookup(states map[string]*framework.ImageStateSummary, image string) *framework.ImageStateSummary {
+	if image == "" || len(states) == 0 {
+		return nil
+	}
+	for _, name := range Names(image) {
+		if st, ok := states[name]; ok {
+			return st
+		}
+	}
+	return nil
+}
+
+// Names returns the names image may be listed under in node.status.images:
+// with ":latest" when it has no tag or digest (upstream's
+// normalizedImageName), and for images on the default registry with and
+// without the "docker.io/" and "docker.io/library/" prefixes, since
+// runtimes report either form.
+func Names(image string) []string {
+	if strings.LastIndex(image, ":") <= strings.LastIndex(image, "/") && !strings.Contains(image, "@") {
+		image += ":latest"
+	}
+	short := image
+	switch {
+	case strings.HasPrefix(short, "docker.io/library/"):
+		short = strings.TrimPrefix(short, "docker.io/library/")
+	case strings.HasPrefix(short, "docker.io/"):
+		short = strings.TrimPrefix(short, "docker.io/")
+	case strings.HasPrefix(short, "index.docker.io/"):
+		short = strings.TrimPrefix(short, "index.docker.io/")
+	}
+	if hasRegistry(short) {
+		return []string{image}
+	}
+	short = strings.TrimPrefix(short, "library/")
+	names := []string{image}
+	add := func(n string) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	add(short)
+	add("docker.io/" + short)
+	if !strings.Contains(short, "/") {
+		add("library/" + short)
+		add("docker.io/library/" + short)
+	}
+	return names
+}
+
+// hasRegistry reports a first path component that names a registry host
+// (it has a dot or a port, or is localhost).
+func hasRegistry(name string) bool {
+	first, _, found := strings.Cut(name, "/")
+	return found && (strings.ContainsAny(first, ".:") || first == "localhost")
+}
