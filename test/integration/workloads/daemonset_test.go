@@ -264,4 +264,3 @@ func (e *env) createDS(ds *appsv1.DaemonSet) {
 func tolerates(p *corev1.Pod, key string, effect corev1.TaintEffect) bool {
 	return corev1.TolerationsTolerateTaint(p.Spec.Tolerations, &corev1.Taint{Key: key, Effect: effect})
 }
-
