@@ -12,6 +12,7 @@ import (
 
 	corev1 "platform.io/client/api/core/v1"
 	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/labels"
 	"platform.io/client/api/meta"
 	"platform.io/client/api/resource"
 	"platform.io/client/client"
@@ -208,8 +209,9 @@ func (a *Agent) register(ctx context.Context) error {
 	return g.Wait()
 }
 
-// StopHeartbeat stops renewing the node's lease and reporting its status,
-// as a node cut off from the control plane. Its pods still run.
+// StopHeartbeat stops renewing the node's lease, reporting its status and
+// writing its pods' status, as a node cut off from the control plane: its
+// pods run on, and the deletions asked meanwhile wait for its return.
 func (a *Agent) StopHeartbeat(name string) error {
 	n, ok := a.nodes[name]
 	if !ok {
@@ -233,5 +235,14 @@ func (a *Agent) ResumeHeartbeat(name string) error {
 	n.lastReport = time.Time{}
 	n.mu.Unlock()
 	a.leaseLoop.Enqueue(name)
+	pods, err := a.podLister.List(labels.Everything())
+	if err != nil {
+		return fmt.Errorf("simnode: list pods: %w", err)
+	}
+	for _, p := range pods {
+		if p.Spec.NodeName == name {
+			a.podLoop.Enqueue(informer.Key(p))
+		}
+	}
 	return nil
 }

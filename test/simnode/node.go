@@ -161,3 +161,9 @@ func healthy(node *corev1.Node) bool {
 	}
 	return seen == len(want)
 }
+
+func (n *simNode) isStopped() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.stopped
+}

@@ -26,7 +26,7 @@ func (a *Agent) reconcilePod(ctx context.Context, key string) (ctrl.Result, erro
 		return ctrl.Result{}, fmt.Errorf("simnode: read pod %s: %w", key, err)
 	}
 	n, ok := a.nodes[pod.Spec.NodeName]
-	if !ok {
+	if !ok || n.isStopped() {
 		return ctrl.Result{}, nil
 	}
 	env := podEnv{hostIP: n.hostIP, podIP: pod.Status.PodIP, readinessDelay: a.cfg.ReadinessDelay, jobDuration: a.cfg.JobPodDuration}

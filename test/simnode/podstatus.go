@@ -120,7 +120,14 @@ func progressed(pod *corev1.Pod, env podEnv, now time.Time) *corev1.PodStatus {
 		}
 	}
 	if allReady(&pod.Status) {
-		return nil
+		if readyCondition(&pod.Status) == corev1.ConditionTrue {
+			return nil
+		}
+		// Someone else (the node lifecycle loop) marked the pod not
+		// ready while its containers are: report them again.
+		st := copyStatus(&pod.Status)
+		setReady(st, true, "", now)
+		return st
 	}
 	st := copyStatus(&pod.Status)
 	changed := false
@@ -303,4 +310,13 @@ func copyStatus(in *corev1.PodStatus) *corev1.PodStatus {
 	st.InitContainerStatuses = slices.Clone(in.InitContainerStatuses)
 	st.ContainerStatuses = slices.Clone(in.ContainerStatuses)
 	return &st
+}
+
+func readyCondition(st *corev1.PodStatus) corev1.ConditionStatus {
+	for _, c := range st.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status
+		}
+	}
+	return ""
 }
