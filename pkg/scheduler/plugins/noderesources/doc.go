@@ -1,7 +1,6 @@
-// Package noderesources holds two plugins about a node's compute
-// resources: NodeResourcesFit filters out nodes without room for the
-// pod's requests (pod count, cpu, memory, ephemeral storage, extended
-// resources) and scores by a strategy (LeastAllocated by default,
-// MostAllocated, RequestedToCapacityRatio); NodeResourcesBalancedAllocation
-// scores nodes whose resources would be used evenly higher.
+// Package noderesources holds NodeResourcesFit, which filters out nodes
+// without room for the pod's requests (pods, cpu, memory, ephemeral
+// storage, extended resources) and scores by LeastAllocated, MostAllocated
+// or RequestedToCapacityRatio, and NodeResourcesBalancedAllocation, which
+// favours nodes whose resources would be used evenly.
 package noderesources
