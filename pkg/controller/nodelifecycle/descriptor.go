@@ -63,7 +63,9 @@ func New(c controller.Context, opts Options, now func() time.Time) (*Controller,
 	store := pods.GetStore()
 	lc.nodes, lc.pods, lc.leases = nodes.Lister(), pods.Lister(), leases.Lister()
 	lc.podsOn = func(node string) ([]*corev1.Pod, error) { return store.ByIndex(indexPodsByNode, node) }
-	logErr := func(key string, err error) { lc.lg.Info("Sync failed, will retry", zap.String("key", key), zap.Error(err)) }
+	logErr := func(key string, err error) {
+		lc.lg.Info("Sync failed, will retry", zap.String("key", key), zap.Error(err))
+	}
 	if lc.podLoop, err = ctrl.New(ctrl.Func(lc.reconcilePod), ctrl.Options{Name: Name + "-pods", Workers: workers,
 		MetricsProvider: c.Queues, OnError: logErr}); err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
