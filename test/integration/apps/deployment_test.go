@@ -175,9 +175,8 @@ func TestDeploymentScaleDuringRollout(t *testing.T) {
 	e.setImage(t, "prop", "img:2")
 	// New pods never become ready: the rollout stops at 8 old + 5 new.
 	e.eventually(t, 20*time.Second, func() string {
-		rss := e.replicaSets(t, "app=prop")
-		if len(rss) != 2 || *rss[0].Spec.Replicas+*rss[1].Spec.Replicas != 13 {
-			return fmt.Sprintf("replicasets %s", sizes(rss))
+		if got := sizesByImage(e.replicaSets(t, "app=prop")); got["img:1"] != 8 || got["img:2"] != 5 {
+			return fmt.Sprintf("replicasets %v, want 8 old and 5 new", got)
 		}
 		return ""
 	})
@@ -191,13 +190,9 @@ func TestDeploymentScaleDuringRollout(t *testing.T) {
 				return fmt.Sprintf("annotations of %s: %v", rs.Name, rs.Annotations)
 			}
 		}
-		if total != 23 {
-			return "replicasets " + sizes(rss)
-		}
-		for _, rs := range rss {
-			if *rs.Spec.Replicas <= 5 {
-				return "not proportional: " + sizes(rss)
-			}
+		// 8 and 5 of 13 become round(8*23/13)=14 and round(5*23/13)=9.
+		if got := sizesByImage(rss); total != 23 || got["img:1"] != 14 || got["img:2"] != 9 {
+			return fmt.Sprintf("replicasets %v, want 14 old and 9 new", got)
 		}
 		return ""
 	})
@@ -258,10 +253,11 @@ func TestDeploymentRevisionHistoryLimit(t *testing.T) {
 	})
 }
 
-func sizes(rss []appsv1.ReplicaSet) string {
-	var b strings.Builder
+// sizesByImage maps each ReplicaSet's image to its wanted replicas.
+func sizesByImage(rss []appsv1.ReplicaSet) map[string]int32 {
+	out := map[string]int32{}
 	for _, rs := range rss {
-		fmt.Fprintf(&b, "%s=%d ", rs.Name, *rs.Spec.Replicas)
+		out[rs.Spec.Template.Spec.Containers[0].Image] = *rs.Spec.Replicas
 	}
-	return b.String()
+	return out
 }
