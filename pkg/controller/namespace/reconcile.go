@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -22,6 +23,9 @@ type namespaceWriter interface {
 	updateStatus(ctx context.Context, ns *corev1.Namespace) (*corev1.Namespace, error)
 	finalize(ctx context.Context, ns *corev1.Namespace) error
 }
+
+// parallelDeletes bounds the delete collections one namespace sends at once.
+const parallelDeletes = 8
 
 // reconciler empties and finalizes one Terminating namespace; keys are
 // namespace names.
@@ -75,29 +79,44 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 
 // deleteContent deletes every resource's objects in ns, then counts what
 // is left; grace is the longest grace period of a pod still terminating,
-// so the next pass waits for it.
+// so the next pass waits for it. Resources are emptied in parallel, at most
+// parallelDeletes at once: the API server deletes a collection one object
+// after another.
 func (r *reconciler) deleteContent(ctx context.Context, ns string) (out outcome, grace int64) {
 	out = outcome{remaining: map[string]int{}, finalizers: map[string]int{}}
+	var mu sync.Mutex // guards out and grace
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, parallelDeletes)
 	for _, res := range r.resources {
-		if err := r.content.deleteCollection(ctx, res, ns); err != nil {
-			out.contentErrors = append(out.contentErrors, err.Error())
-			continue
-		}
-		left, err := r.content.left(ctx, res, ns)
-		if err != nil {
-			out.contentErrors = append(out.contentErrors, err.Error())
-			continue
-		}
-		if left.count == 0 {
-			continue
-		}
-		out.remaining[res.Name+"."+res.Group] += left.count
-		for f, n := range left.finalizers {
-			out.finalizers[f] += n
-		}
-		grace = max(grace, left.graceSeconds)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			left, err := r.emptyResource(ctx, res, ns)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err != nil:
+				out.contentErrors = append(out.contentErrors, err.Error())
+			case left.count > 0:
+				out.remaining[res.Name+"."+res.Group] += left.count
+				for f, n := range left.finalizers {
+					out.finalizers[f] += n
+				}
+				grace = max(grace, left.graceSeconds)
+			}
+		}()
 	}
+	wg.Wait()
 	return out, grace
+}
+
+// emptyResource deletes the collection of res in ns and returns what is left.
+func (r *reconciler) emptyResource(ctx context.Context, res client.Resource, ns string) (leftover, error) {
+	if err := r.content.deleteCollection(ctx, res, ns); err != nil {
+		return leftover{}, err
+	}
+	return r.content.left(ctx, res, ns)
 }
 
 // report writes the conditions describing out into ns's status when they

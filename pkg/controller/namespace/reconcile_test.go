@@ -3,6 +3,7 @@ package namespace
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 
 // fakeContent answers per resource name.
 type fakeContent struct {
+	mu      sync.Mutex // the loop empties resources in parallel
 	remain  map[string]leftover
 	fail    map[string]error
 	deleted []string
@@ -27,6 +29,8 @@ func (f *fakeContent) deleteCollection(_ context.Context, r client.Resource, ns 
 	if err := f.fail[r.Name]; err != nil {
 		return err
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.deleted = append(f.deleted, r.Name)
 	return nil
 }
@@ -134,14 +138,15 @@ func TestReconcile(t *testing.T) {
 		},
 		message: "Failed to delete all resource types, 1 remaining: delete collection of secrets: boom",
 	}}
-	for _, tc := range tests {
+	for i := range tests {
+		tc := &tests[i]
 		t.Run(tc.name, func(t *testing.T) {
 			store := informer.NewStore[*corev1.Namespace]()
 			store.Add(tc.ns)
 			w := &fakeWriter{}
-			content := tc.content
+			content := &fakeContent{remain: tc.content.remain, fail: tc.content.fail}
 			r := &reconciler{lg: zap.NewNop(), lister: informer.NewLister(store, meta.GroupResource{Resource: "namespaces"}),
-				resources: namespacedResources(), content: &content, write: w, now: func() time.Time { return time.Unix(60, 0) }}
+				resources: namespacedResources(), content: content, write: w, now: func() time.Time { return time.Unix(60, 0) }}
 			got, err := r.Reconcile(context.Background(), "ns")
 			if (err != nil) != tc.wantErr || got != tc.want {
 				t.Fatalf("Reconcile = %+v, %v; want %+v, error %v", got, err, tc.want, tc.wantErr)
