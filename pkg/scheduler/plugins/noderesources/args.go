@@ -129,7 +129,7 @@ func validateStrategy(s *ScoringStrategy) []error {
 	default:
 		errs = append(errs, fmt.Errorf("scoringStrategy.type: unsupported value %q (LeastAllocated, MostAllocated or RequestedToCapacityRatio)", s.Type))
 	}
-	return append(errs, validateResources("scoringStrategy.resources", s.Resources, func(w int64) bool { return w >= 1 && w <= 100 }, "in range [1, 100]")...)
+	return append(errs, validateResources("scoringStrategy.resources", s.Resources, false, func(w int64) bool { return w >= 1 && w <= 100 }, "in range [1, 100]")...)
 }
 
 func validateShape(shape []UtilizationShapePoint) []error {
@@ -148,13 +148,15 @@ func validateShape(shape []UtilizationShapePoint) []error {
 	return errs
 }
 
-func validateResources(path string, rs []ResourceSpec, weightOK func(int64) bool, weightRule string) []error {
+// validateResources checks names and weights; noDuplicates rejects a name
+// given twice (upstream checks that for BalancedAllocation only).
+func validateResources(path string, rs []ResourceSpec, noDuplicates bool, weightOK func(int64) bool, weightRule string) []error {
 	var errs []error
 	seen := map[string]bool{}
 	for i, r := range rs {
 		if r.Name == "" {
 			errs = append(errs, fmt.Errorf("%s[%d].name: must not be empty", path, i))
-		} else if seen[r.Name] {
+		} else if noDuplicates && seen[r.Name] {
 			errs = append(errs, fmt.Errorf("%s[%d].name: duplicate value %q", path, i, r.Name))
 		}
 		seen[r.Name] = true
@@ -167,7 +169,7 @@ func validateResources(path string, rs []ResourceSpec, weightOK func(int64) bool
 
 // Validate checks defaulted args: named, distinct resources, weights 1.
 func (a *BalancedAllocationArgs) Validate() error {
-	errs := validateResources("resources", a.Resources, func(w int64) bool { return w == 1 }, "1")
+	errs := validateResources("resources", a.Resources, true, func(w int64) bool { return w == 1 }, "1")
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("%s: invalid args: %w", BalancedAllocationName, err)
 	}

@@ -31,7 +31,11 @@ func TestFitArgs(t *testing.T) {
 		{name: "bad type", args: `{"scoringStrategy":{"type":"Random"}}`, wantErr: true},
 		{name: "weight over 100", args: `{"scoringStrategy":{"type":"LeastAllocated","resources":[{"name":"cpu","weight":101}]}}`, wantErr: true},
 		{name: "negative weight", args: `{"scoringStrategy":{"type":"LeastAllocated","resources":[{"name":"cpu","weight":-1}]}}`, wantErr: true},
-		{name: "duplicate resource", args: `{"scoringStrategy":{"type":"LeastAllocated","resources":[{"name":"cpu"},{"name":"cpu"}]}}`, wantErr: true},
+		{
+			name: "duplicate resource allowed, as upstream",
+			args: `{"scoringStrategy":{"type":"LeastAllocated","resources":[{"name":"cpu"},{"name":"cpu","weight":2}]}}`,
+			want: &ScoringStrategy{Type: LeastAllocated, Resources: []ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "cpu", Weight: 2}}},
+		},
 		{name: "group with slash", args: `{"ignoredResourceGroups":["example.com/gpu"]}`, wantErr: true},
 		{name: "ratio without shape", args: `{"scoringStrategy":{"type":"RequestedToCapacityRatio"}}`, wantErr: true},
 		{
