@@ -11,6 +11,7 @@ import (
 
 	"platform.io/platform/pkg/scheduler/framework"
 	st "platform.io/platform/pkg/scheduler/internal/testing"
+	"platform.io/platform/pkg/scheduler/plugins/interpodaffinity"
 	"platform.io/platform/pkg/scheduler/plugins/podtopologyspread"
 )
 
@@ -91,8 +92,9 @@ func TestPreemption(t *testing.T) {
 		filtered  framework.NodeToStatus
 		nominated map[string]*corev1.Pod
 		args      string
-		spread    bool
-		want      outcome
+		// plugins are pre-filter and filter plugins run besides cpuFit.
+		plugins []framework.Factory
+		want    outcome
 	}{
 		{
 			name:     "the node whose best victim has the lowest priority",
@@ -244,9 +246,36 @@ func TestPreemption(t *testing.T) {
 			},
 			nodes:    []*corev1.Node{node("n1", "2"), node("n2", "2")},
 			filtered: framework.NodeToStatus{"n1": framework.NewStatus(framework.Unschedulable, podtopologyspread.ErrReasonConstraintsNotMatch)},
-			spread:   true,
+			plugins:  []framework.Factory{podtopologyspread.New},
 			// n2 has 0: n1 needs 2+1-0 <= 1, so both pods go.
 			want: outcome{Node: "n1", Victims: []string{"w1", "w2"}},
+		},
+		{
+			name: "pre-filter state follows removed pods (the pod's anti-affinity)",
+			pod: st.MakePod().Name("p").Priority(100).Label("app", "db").
+				PodAntiAffinityIn("app", "platform.io/hostname", []string{"web"}, st.PodAffinityWithRequiredReq).Obj(),
+			pods: []*corev1.Pod{
+				st.MakePod().Name("web").Priority(1).Label("app", "web").Node("n1").StartTime(time.Unix(1, 0)).Obj(),
+				st.MakePod().Name("other").Priority(1).Label("app", "cache").Node("n1").StartTime(time.Unix(1, 0)).Obj(),
+			},
+			nodes:    []*corev1.Node{node("n1", "2")},
+			filtered: framework.NodeToStatus{"n1": framework.NewStatus(framework.Unschedulable, interpodaffinity.ErrReasonAntiAffinityRulesNotMatch)},
+			plugins:  []framework.Factory{interpodaffinity.New},
+			// Only the web pod must go; the cache pod is reprieved.
+			want: outcome{Node: "n1", Victims: []string{"web"}},
+		},
+		{
+			name: "pre-filter state follows removed pods (existing pods' anti-affinity)",
+			pod:  st.MakePod().Name("p").Priority(100).Label("app", "db").Obj(),
+			pods: []*corev1.Pod{
+				st.MakePod().Name("hater").Priority(1).Node("n1").StartTime(time.Unix(1, 0)).
+					PodAntiAffinityIn("app", "platform.io/hostname", []string{"db"}, st.PodAffinityWithRequiredReq).Obj(),
+				st.MakePod().Name("calm").Priority(1).Node("n1").StartTime(time.Unix(1, 0)).Obj(),
+			},
+			nodes:    []*corev1.Node{node("n1", "2")},
+			filtered: framework.NodeToStatus{"n1": framework.NewStatus(framework.Unschedulable, interpodaffinity.ErrReasonExistingAntiAffinityRulesNotMatch)},
+			plugins:  []framework.Factory{interpodaffinity.New},
+			want:     outcome{Node: "n1", Victims: []string{"hater"}},
 		},
 	}
 	for _, tc := range tests {
@@ -254,12 +283,12 @@ func TestPreemption(t *testing.T) {
 			snap := st.NewSnapshot(tc.pods, tc.nodes)
 			h := st.NewHandle(snap)
 			h.Filters = []framework.FilterPlugin{cpuFit{}}
-			if tc.spread {
-				p, err := podtopologyspread.New(nil, h)
+			for _, f := range tc.plugins {
+				p, err := f(nil, h)
 				if err != nil {
 					t.Fatal(err)
 				}
-				h.PreFilters = []framework.PreFilterPlugin{p.(framework.PreFilterPlugin)}
+				h.PreFilters = append(h.PreFilters, p.(framework.PreFilterPlugin))
 				h.Filters = append(h.Filters, p.(framework.FilterPlugin))
 			}
 			for n, p := range tc.nominated {
