@@ -3,5 +3,6 @@
 // default DaemonSet tolerations), placed through a required node affinity
 // on the node's name so the scheduler binds it; failed pods are replaced
 // with backoff, and a new template rolls out under maxUnavailable and
-// maxSurge (RollingUpdate) or as pods are deleted (OnDelete).
+// maxSurge (RollingUpdate) or as pods are deleted (OnDelete). Pods bound
+// to a node that no longer exists are left to the pod garbage collector.
 package daemonset
