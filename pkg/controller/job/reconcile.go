@@ -73,7 +73,8 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 		return ctrl.Result{}, nil
 	}
 	if !r.exp.Satisfied(key) {
-		return ctrl.Result{}, nil // the pod events we wait for enqueue the job
+		// The pod events awaited enqueue the job; the timeout covers a lost one.
+		return ctrl.Result{RequeueAfter: ctrl.DefaultExpectationsTimeout}, nil
 	}
 	pods, err := r.ownedPods(job)
 	if err != nil {
