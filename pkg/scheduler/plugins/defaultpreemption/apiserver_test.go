@@ -70,8 +70,8 @@ func TestPostFilterAgainstAPIServer(t *testing.T) {
 	if !status.IsSuccess() || res == nil || res.NominatedNodeName != "n1" {
 		t.Fatalf("PostFilter: %+v, %v; want n1", res, status.AsError())
 	}
-	if got, err := pods.Get(ctx, "low", meta.GetOptions{}); err == nil && got.DeletionTimestamp == nil {
-		t.Errorf("victim low is neither gone nor terminating")
+	if got, err := pods.Get(ctx, "low", meta.GetOptions{}); err == nil && (got.DeletionTimestamp == nil || !preemptedByScheduler(got)) {
+		t.Errorf("victim low: deletionTimestamp %v, conditions %+v; want terminating and marked preempted", got.DeletionTimestamp, got.Status.Conditions)
 	} else if err != nil && !apierrors.IsNotFound(err) {
 		t.Fatal(err)
 	}

@@ -142,8 +142,9 @@ func (pl *Plugin) preempt(ctx context.Context, state *framework.CycleState, pod 
 }
 
 // eligible reports whether pod may preempt: its policy allows it, and it
-// is not waiting on a nominated node where lower-priority pods are still
-// terminating (unless that node no longer fits for good).
+// is not waiting on a nominated node where lower-priority pods preempted
+// by the scheduler are still terminating (unless that node no longer fits
+// for good).
 func (pl *Plugin) eligible(pod *corev1.Pod, nominatedStatus *framework.Status) (bool, string) {
 	if pod.Spec.PreemptionPolicy != nil && *pod.Spec.PreemptionPolicy == corev1.PreemptNever {
 		return false, "not eligible due to preemptionPolicy=Never."
@@ -158,7 +159,7 @@ func (pl *Plugin) eligible(pod *corev1.Pod, nominatedStatus *framework.Status) (
 	}
 	prio := priority(pod)
 	for _, pi := range ni.Pods {
-		if priority(pi.Pod) < prio && pi.Pod.DeletionTimestamp != nil {
+		if priority(pi.Pod) < prio && pi.Pod.DeletionTimestamp != nil && preemptedByScheduler(pi.Pod) {
 			return false, "not eligible due to a terminating pod on the nominated node."
 		}
 	}

@@ -39,6 +39,14 @@ func victim(name, n string, prio int32, c string, s int64) *corev1.Pod {
 	return st.MakePod().Name(name).Priority(prio).Req(cpu(c)).Node(n).StartTime(time.Unix(s, 0)).Obj()
 }
 
+// preempted gives p the condition preemption sets on its victims.
+func preempted(p *corev1.Pod) *corev1.Pod {
+	p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{
+		Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: corev1.PodReasonPreemptionByScheduler,
+	})
+	return p
+}
+
 func unschedulable(names ...string) framework.NodeToStatus {
 	m := framework.NodeToStatus{}
 	for _, n := range names {
@@ -195,17 +203,28 @@ func TestPreemption(t *testing.T) {
 			name: "a lower-priority pod still terminating on the nominated node",
 			pod:  st.MakePod().Name("p").Priority(100).Req(cpu("2")).NominatedNodeName("n1").Obj(),
 			pods: []*corev1.Pod{
-				st.MakePod().Name("going").Priority(1).Req(cpu("2")).Node("n1").Terminating(time.Unix(5, 0)).Obj(),
+				preempted(st.MakePod().Name("going").Priority(1).Req(cpu("2")).Node("n1").Terminating(time.Unix(5, 0)).Obj()),
 			},
 			nodes:    []*corev1.Node{node("n1", "2")},
 			filtered: unschedulable("n1"),
 			want:     outcome{Message: "not eligible due to a terminating pod on the nominated node."},
 		},
 		{
+			name: "a lower-priority pod terminating for another reason does not block",
+			pod:  st.MakePod().Name("p").Priority(100).Req(cpu("2")).NominatedNodeName("n1").Obj(),
+			pods: []*corev1.Pod{
+				st.MakePod().Name("going").Priority(1).Req(cpu("1")).Node("n1").Terminating(time.Unix(5, 0)).Obj(),
+				victim("v", "n1", 1, "1", 1),
+			},
+			nodes:    []*corev1.Node{node("n1", "2")},
+			filtered: unschedulable("n1"),
+			want:     outcome{Node: "n1", Victims: []string{"v", "going"}},
+		},
+		{
 			name: "the nominated node became unresolvable: preempt again",
 			pod:  st.MakePod().Name("p").Priority(100).Req(cpu("2")).NominatedNodeName("n1").Obj(),
 			pods: []*corev1.Pod{
-				st.MakePod().Name("going").Priority(1).Req(cpu("2")).Node("n1").Terminating(time.Unix(5, 0)).Obj(),
+				preempted(st.MakePod().Name("going").Priority(1).Req(cpu("2")).Node("n1").Terminating(time.Unix(5, 0)).Obj()),
 				victim("v2", "n2", 1, "2", 1),
 			},
 			nodes: []*corev1.Node{node("n1", "2"), node("n2", "2")},
