@@ -30,7 +30,9 @@ import (
 // to be replaced.
 const FailedDaemonPodReason = "FailedDaemonPod"
 
-// Reconciler syncs one DaemonSet per key.
+// Reconciler syncs one DaemonSet per key. As upstream, pods bound to a
+// node that no longer exists are left to the pod garbage collector; only
+// unbound ones meant for it are deleted here.
 type Reconciler struct {
 	lg           *zap.Logger
 	sets         informer.Lister[*appsv1.DaemonSet]

@@ -23,7 +23,10 @@ import (
 	"platform.io/platform/pkg/controller/internal/podcontrol"
 )
 
-// Reconciler syncs one StatefulSet per key.
+// Reconciler syncs one StatefulSet per key. Limits: rollingUpdate.
+// maxUnavailable (alpha upstream) is not honoured, pods are replaced one
+// at a time; volumeClaimTemplates and persistentVolumeClaimRetentionPolicy
+// are ignored because the API server serves no PersistentVolumeClaims.
 type Reconciler struct {
 	lg        *zap.Logger
 	sets      informer.Lister[*appsv1.StatefulSet]
