@@ -1,0 +1,126 @@
+package endpoints
+
+import (
+	"fmt"
+	"maps"
+
+	"github.com/spf13/pflag"
+	"go.uber.org/zap"
+
+	corev1 "platform.io/client/api/core/v1"
+	"platform.io/client/api/labels"
+	"platform.io/client/client"
+	ctrl "platform.io/client/controller"
+	"platform.io/client/informer"
+
+	"platform.io/platform/pkg/component/run"
+	"platform.io/platform/pkg/controller"
+)
+
+// Name is the loop's name in --controllers.
+const Name = "endpoint"
+
+// Options are the loop's flags.
+type Options struct {
+	ConcurrentSyncs int
+}
+
+// NewOptions returns the defaults: 5 workers.
+func NewOptions() *Options { return &Options{ConcurrentSyncs: 5} }
+
+// AddFlags registers --concurrent-endpoint-syncs.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	fs.IntVar(&o.ConcurrentSyncs, "concurrent-endpoint-syncs", o.ConcurrentSyncs, "The number of endpoint syncing operations that will be done concurrently.")
+}
+
+// Validate checks the flags.
+func (o *Options) Validate() []error {
+	if o.ConcurrentSyncs < 1 {
+		return []error{fmt.Errorf("--concurrent-endpoint-syncs: %d must be at least 1", o.ConcurrentSyncs)}
+	}
+	return nil
+}
+
+// Descriptor registers the loop.
+func Descriptor() controller.Descriptor {
+	return controller.Descriptor{
+		Name:       Name,
+		NewOptions: func() controller.Options { return NewOptions() },
+		New: func(c controller.Context, opts controller.Options) (run.Runnable, error) {
+			o, ok := opts.(*Options)
+			if !ok {
+				return nil, fmt.Errorf("%s: options of type %T", Name, opts)
+			}
+			return New(c, *o)
+		},
+	}
+}
+
+// New builds the loop on c's informers.
+func New(c controller.Context, opts Options) (*ctrl.Controller, error) {
+	services, err := client.Inform(c.Informers, c.Clients.Services)
+	if err != nil {
+		return nil, fmt.Errorf("%s: services: %w", Name, err)
+	}
+	pods, err := client.Inform(c.Informers, c.Clients.Pods)
+	if err != nil {
+		return nil, fmt.Errorf("%s: pods: %w", Name, err)
+	}
+	eps, err := client.Inform(c.Informers, c.Clients.Endpoints)
+	if err != nil {
+		return nil, fmt.Errorf("%s: endpoints: %w", Name, err)
+	}
+	r := &reconciler{services: services.Lister(), pods: pods.Lister(), endpoints: eps.Lister(), clients: c.Clients,
+		rec: c.Recorder, triggers: newTriggerTracker()}
+	lg := c.Logger.Named(Name)
+	loop, err := ctrl.New(r, ctrl.Options{Name: Name, Workers: opts.ConcurrentSyncs, MetricsProvider: c.Queues,
+		OnError: func(key string, err error) {
+			lg.Info("Sync failed, will retry", zap.String("service", key), zap.Error(err))
+		}})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	if _, err := services.AddEventHandler(ctrl.EnqueueHandler[*corev1.Service](loop.Enqueue)); err != nil {
+		return nil, fmt.Errorf("%s: service handler: %w", Name, err)
+	}
+	podChanged := func(p *corev1.Pod) { enqueueServicesOf(r.services, p, loop.Enqueue) }
+	if _, err := pods.AddEventHandler(informer.ResourceEventHandler[*corev1.Pod]{
+		OnAdd: func(p *corev1.Pod, _ bool) { podChanged(p) },
+		OnUpdate: func(old, cur *corev1.Pod) {
+			podChanged(cur)
+			if !maps.Equal(old.Labels, cur.Labels) {
+				podChanged(old)
+			}
+		},
+		OnDelete: podChanged,
+	}); err != nil {
+		return nil, fmt.Errorf("%s: pod handler: %w", Name, err)
+	}
+	// Endpoints left by services deleted while no loop ran are found in
+	// the first list.
+	if _, err := eps.AddEventHandler(informer.ResourceEventHandler[*corev1.Endpoints]{
+		OnAdd: func(e *corev1.Endpoints, initial bool) {
+			if initial {
+				loop.Enqueue(informer.Key(e))
+			}
+		},
+		OnDelete: func(e *corev1.Endpoints) { loop.Enqueue(informer.Key(e)) },
+	}); err != nil {
+		return nil, fmt.Errorf("%s: endpoints handler: %w", Name, err)
+	}
+	return loop, nil
+}
+
+// enqueueServicesOf enqueues the services in the pod's namespace whose
+// selector matches its labels.
+func enqueueServicesOf(services informer.Lister[*corev1.Service], p *corev1.Pod, enqueue func(string)) {
+	svcs, err := services.Namespace(p.Namespace).List(labels.Everything())
+	if err != nil {
+		return
+	}
+	for _, s := range svcs {
+		if s.Spec.Selector != nil && labels.SelectorFromSet(s.Spec.Selector).Matches(labels.Set(p.Labels)) {
+			enqueue(informer.Key(s))
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package endpoints
+
+import (
+	"sync"
+	"time"
+
+	corev1 "platform.io/client/api/core/v1"
+)
+
+// AnnotationLastChangeTriggerTime records when the change to pods or the
+// service that caused the Endpoints' last update happened.
+const AnnotationLastChangeTriggerTime = "endpoints.platform.io/last-change-trigger-time"
+
+// triggerTracker remembers, per service, the trigger times it has already
+// accounted for, so that a sync can name the earliest change not yet
+// reflected in the Endpoints, as upstream's TriggerTimeTracker does: a
+// pod's trigger is its Ready condition's last transition, a service's its
+// creation. mu guards state.
+type triggerTracker struct {
+	mu    sync.Mutex
+	state map[string]*serviceTriggers
+}
+
+type serviceTriggers struct {
+	pods    map[string]time.Time
+	service time.Time
+}
+
+func newTriggerTracker() *triggerTracker {
+	return &triggerTracker{state: map[string]*serviceTriggers{}}
+}
+
+// compute returns the earliest trigger time among the pods and the
+// service that changed since the last compute for key (zero when none did)
+// and records the current ones.
+func (t *triggerTracker) compute(key string, svc *corev1.Service, pods []*corev1.Pod) time.Time {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st, ok := t.state[key]
+	if !ok {
+		st = &serviceTriggers{pods: map[string]time.Time{}}
+		t.state[key] = st
+	}
+	var earliest time.Time
+	consider := func(at time.Time) {
+		if !at.IsZero() && (earliest.IsZero() || at.Before(earliest)) {
+			earliest = at
+		}
+	}
+	if created := svc.CreationTimestamp.Time; !created.Equal(st.service) {
+		consider(created)
+		st.service = created
+	}
+	seen := make(map[string]time.Time, len(pods))
+	for _, p := range pods {
+		at := podTrigger(p)
+		seen[p.Name] = at
+		if prev, ok := st.pods[p.Name]; !ok || !prev.Equal(at) {
+			consider(at)
+		}
+	}
+	st.pods = seen
+	return earliest
+}
+
+// forget drops a deleted service's state.
+func (t *triggerTracker) forget(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.state, key)
+}
+
+func podTrigger(p *corev1.Pod) time.Time {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.LastTransitionTime.Time
+		}
+	}
+	return time.Time{}
+}
