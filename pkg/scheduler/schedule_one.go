@@ -11,6 +11,8 @@ import (
 	"go.uber.org/zap"
 
 	corev1 "platform.io/client/api/core/v1"
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/scheduler/framework"
 	"platform.io/platform/pkg/scheduler/metrics"
@@ -115,7 +117,7 @@ func (s *Scheduler) handleScheduleError(ctx context.Context, c *cycle, err error
 		}
 		if st.IsSuccess() && res != nil && res.NominatedNodeName != "" {
 			nominated = res.NominatedNodeName
-			s.metrics.Preemption(s.victimsOn(c.qpi.Pod, nominated))
+			s.metrics.Preemption(s.victimsOn(ctx, c.qpi.Pod, nominated))
 		} else {
 			s.metrics.Preemption(0)
 			fitErr.PostFilterMsg = st.Message()
@@ -124,9 +126,10 @@ func (s *Scheduler) handleScheduleError(ctx context.Context, c *cycle, err error
 	s.fail(ctx, c, fitErr, nil, nominated)
 }
 
-// victimsOn counts the pods preemption is evicting from node for pod: the
-// lower-priority pods there that are being deleted.
-func (s *Scheduler) victimsOn(pod *corev1.Pod, node string) int {
+// victimsOn counts the pods preemption evicted from node for pod: the
+// lower-priority pods the cycle's snapshot had there that the API server
+// now reports gone or terminating. Preemption is rare; the reads are few.
+func (s *Scheduler) victimsOn(ctx context.Context, pod *corev1.Pod, node string) int {
 	ni, err := s.snapshot.Get(node)
 	if err != nil {
 		return 0
@@ -136,7 +139,8 @@ func (s *Scheduler) victimsOn(pod *corev1.Pod, node string) int {
 		if priorityOf(pi.Pod) >= priorityOf(pod) {
 			continue
 		}
-		if cur, err := s.pods.Namespace(pi.Pod.Namespace).Get(pi.Pod.Name); err == nil && cur.DeletionTimestamp != nil {
+		cur, err := s.clients.Pods.Namespace(pi.Pod.Namespace).Get(ctx, pi.Pod.Name, meta.GetOptions{})
+		if apierrors.IsNotFound(err) || (err == nil && (cur.UID != pi.Pod.UID || cur.DeletionTimestamp != nil)) {
 			n++
 		}
 	}

@@ -1,0 +1,42 @@
+package scheduler
+
+import (
+	"testing"
+
+	corev1 "platform.io/client/api/core/v1"
+)
+
+// TestResourcesEventsAndRetry checks resource fit, the Scheduled event,
+// the FailedScheduling summary and PodScheduled condition of a pod that
+// fits nowhere, and its retry when a node that fits is added.
+func TestResourcesEventsAndRetry(t *testing.T) {
+	t.Parallel()
+	c := start(t, nil)
+	c.addNode(nodeSpec{name: "small-1", cpu: "1"})
+	c.addNode(nodeSpec{name: "small-2", cpu: "1"})
+	c.addNode(nodeSpec{name: "small-3", cpu: "1"})
+	c.addNode(nodeSpec{name: "tainted-1", cpu: "8", taints: []corev1.Taint{{Key: "k", Value: "v", Effect: corev1.TaintEffectNoSchedule}}})
+	c.addNode(nodeSpec{name: "tainted-2", cpu: "8", taints: []corev1.Taint{{Key: "k", Value: "v", Effect: corev1.TaintEffectNoSchedule}}})
+
+	c.create(newPod("fits", "500m", ""))
+	node := c.waitBound("fits")
+	if node != "small-1" && node != "small-2" && node != "small-3" {
+		t.Errorf("fits bound to %s, want an untainted node", node)
+	}
+	c.waitEvent("fits", "Scheduled", "Successfully assigned default/fits to "+node)
+
+	c.create(newPod("big", "2", ""))
+	want := "0/5 nodes are available: 3 Insufficient cpu, 2 node(s) had untolerated taint {k: v}."
+	msg := c.waitEvent("big", "FailedScheduling", "0/5 nodes are available")
+	if msg != want && msg[:len(want)] != want {
+		t.Errorf("FailedScheduling message\n got %q\nwant %q", msg, want)
+	}
+	if cond := c.waitUnschedulable("big"); cond[:len(want)] != want {
+		t.Errorf("PodScheduled message %q, want %q", cond, want)
+	}
+	// A node that fits makes the unschedulable pod retry.
+	c.addNode(nodeSpec{name: "large", cpu: "4"})
+	if got := c.waitBound("big"); got != "large" {
+		t.Errorf("big bound to %s, want large", got)
+	}
+}
