@@ -8,3 +8,4 @@ export PLATFORM_BIN_DIR=$PWD/_output/bin
 go test -run '^$' -bench . -benchtime "${BENCHTIME:-1x}" -timeout 30m ./test/bench/... | tee _output/bench.txt
 # Client library benchmarks (issue 5): work queue throughput, informer memory.
 (cd staging && go test -run '^$' -bench . -benchtime "${BENCHTIME:-1x}" -timeout 10m ./workqueue/ ./informer/) | tee -a _output/bench.txt
+# Namespace deletion (issue 7) is test/bench/namespace, run by the ./test/bench/... line above; docs/perf.md "Namespace deletion".
