@@ -1,13 +1,19 @@
 package garbagecollector
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
+	"go.uber.org/zap"
 
 	"platform.io/client/client"
+	"platform.io/client/informer"
 	"platform.io/client/rest"
+
+	"platform.io/platform/pkg/component/daemon"
+	"platform.io/platform/pkg/controller"
 )
 
 // TestResourceTableCoversServedResources: every served resource has ops,
@@ -57,5 +63,37 @@ func TestOptions(t *testing.T) {
 		if tc.err == "" && len(errs) > 0 || tc.err != "" && (len(errs) != 1 || !strings.Contains(errs[0].Error(), tc.err)) {
 			t.Errorf("%v: errors %v, want one naming %q", tc.args, errs, tc.err)
 		}
+	}
+}
+
+// TestDisabledWatchesNothing: with --enable-garbage-collector=false the
+// loop declares no informer and its Runnable only waits.
+func TestDisabledWatchesNothing(t *testing.T) {
+	rc, err := rest.NewClient(&rest.Config{Host: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := informer.NewFactory(informer.Options{})
+	c := controller.Context{Deps: &daemon.Deps{Logger: zap.NewNop(), Clients: client.NewSet(rc), Informers: f}}
+	o := NewOptions()
+	o.Enabled = false
+	r, err := New(c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := f.Keys(); len(keys) != 0 {
+		t.Errorf("disabled collector declared informers %v", keys)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := r.Run(ctx); err != nil {
+		t.Errorf("Run = %v", err)
+	}
+	o.Enabled = true
+	if _, err := New(c, o); err != nil {
+		t.Fatal(err)
+	}
+	if keys := f.Keys(); len(keys) != len(client.Resources())-2 { // events ignored; cronjobs served twice
+		t.Errorf("enabled collector declared %d informers: %v", len(keys), keys)
 	}
 }
