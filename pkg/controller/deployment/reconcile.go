@@ -43,6 +43,9 @@ type syncer struct {
 	*Reconciler
 	ctx  context.Context
 	orig *appsv1.Deployment
+	// base is orig copied the way d was, so unchanged fields of d compare
+	// equal to it whatever the copy does to empty values.
+	base *appsv1.Deployment
 	d    *appsv1.Deployment
 	// requeue asks for a later visit (the progress deadline).
 	requeue time.Duration
@@ -59,7 +62,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 	if err != nil {
 		return ctrl.Result{}, fmt.Errorf("read deployment %s: %w", key, err)
 	}
-	s := &syncer{Reconciler: r, ctx: ctx, orig: orig, d: podcontrol.Clone(orig)}
+	s := &syncer{Reconciler: r, ctx: ctx, orig: orig, base: podcontrol.Clone(orig), d: podcontrol.Clone(orig)}
 	if err := s.sync(); err != nil {
 		return ctrl.Result{}, fmt.Errorf("sync deployment %s: %w", key, err)
 	}
@@ -178,7 +181,7 @@ func (s *syncer) podMap(rsList []*appsv1.ReplicaSet, sel labels.Selector) (map[m
 func (s *syncer) flush() error {
 	cur := s.orig
 	dc := s.dClient.Namespace(s.d.Namespace)
-	if !reflect.DeepEqual(s.d.Annotations, s.orig.Annotations) || !reflect.DeepEqual(s.d.Spec, s.orig.Spec) {
+	if !reflect.DeepEqual(s.d.Annotations, s.base.Annotations) || !reflect.DeepEqual(s.d.Spec, s.base.Spec) {
 		cp := podcontrol.Clone(s.d)
 		cp.Status = s.orig.Status
 		updated, err := dc.Update(s.ctx, cp, meta.WriteOptions{})
