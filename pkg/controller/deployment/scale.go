@@ -3,6 +3,8 @@ package deployment
 import (
 	"fmt"
 
+	"go.uber.org/zap"
+
 	appsv1 "platform.io/client/api/apps/v1"
 	corev1 "platform.io/client/api/core/v1"
 	apierrors "platform.io/client/api/errors"
@@ -191,7 +193,7 @@ func (s *syncer) cleanup(old []*appsv1.ReplicaSet) {
 		uid := rs.UID
 		err := s.rsClient.Namespace(rs.Namespace).Delete(s.ctx, rs.Name, &meta.DeleteOptions{Preconditions: &meta.Preconditions{UID: &uid}})
 		if err != nil && !apierrors.IsNotFound(err) {
-			s.lg.Info("could not delete an old replicaset")
+			s.lg.Info("could not delete an old replicaset", zap.String("namespace", rs.Namespace), zap.String("replicaset", rs.Name), zap.Error(err))
 		}
 	}
 }
