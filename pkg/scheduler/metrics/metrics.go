@@ -69,6 +69,7 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	m.Pending(0, 0, 0)
 	return m, nil
 }
 
