@@ -70,7 +70,13 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 		return ctrl.Result{Requeue: true}, nil // finalizers of others hold content: back off
 	}
 	ns.Spec.Finalizers = slices.DeleteFunc(ns.Spec.Finalizers, func(f corev1.FinalizerName) bool { return f == corev1.FinalizerPlatform })
-	if err := r.write.finalize(ctx, ns); err != nil && !apierrors.IsNotFound(err) {
+	err = r.write.finalize(ctx, ns)
+	switch {
+	case apierrors.IsNotFound(err):
+		return ctrl.Result{}, nil
+	case apierrors.IsConflict(err):
+		return ctrl.Result{Requeue: true}, nil // the cache was behind: look again once it caught up
+	case err != nil:
 		return ctrl.Result{}, fmt.Errorf("finalize namespace %s: %w", ns.Name, err)
 	}
 	r.lg.Info("namespace emptied and finalized", zap.String("namespace", ns.Name))
