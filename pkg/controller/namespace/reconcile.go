@@ -137,9 +137,7 @@ func (r *reconciler) report(ctx context.Context, ns *corev1.Namespace, out outco
 	switch {
 	case apierrors.IsNotFound(err):
 		return nil
-	case apierrors.IsConflict(err):
-		return fmt.Errorf("status of namespace %s: %w", ns.Name, err) // retried with the newer object
-	case err != nil:
+	case err != nil: // a conflict too: retried with the newer object
 		return fmt.Errorf("status of namespace %s: %w", ns.Name, err)
 	}
 	*ns = *updated
