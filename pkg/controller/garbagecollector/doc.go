@@ -1,7 +1,6 @@
-// Package garbagecollector is the garbage collector loop: it keeps a graph
-// of every watched object keyed by uid, with its owners and dependents, and
-// deletes dependents whose owners are all gone (Background), deletes them
-// before their owner (Foreground, the foregroundDeletion finalizer), or
-// removes the references to an owner being deleted with the orphan
-// finalizer (Orphan). It never deletes an object whose owner a live GET finds.
+// Package garbagecollector is the garbage collector loop: a uid-keyed graph
+// of every watched object with its owners and dependents. It deletes
+// dependents whose owners are all gone (verified by a live GET), deletes
+// them before their owner under Foreground propagation, and removes their
+// references to an owner deleted with the orphan finalizer.
 package garbagecollector
