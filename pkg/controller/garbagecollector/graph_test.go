@@ -108,18 +108,21 @@ func states(g *graph) map[meta.UID]nodeState {
 	return out
 }
 
-func TestGraph(t *testing.T) {
+// graphCase is a sequence of notifications and what it should leave.
+type graphCase struct {
+	name  string
+	steps []step
+	want  recorded
+	nodes map[meta.UID]nodeState
+}
+
+func graphCases() []graphCase {
 	owner := obj("owner", "O")
 	dep := obj("dep", "D", owned("ConfigMap", "owner", "O", true))
 	dep2 := obj("dep2", "D2", owned("ConfigMap", "owner", "O", false))
 	ghostDep := obj("orphan", "G1", owned("ConfigMap", "ghost", "X", false))
 	ghostDep2 := obj("other", "G2", owned("Secret", "elsewhere", "X", false))
-	tests := []struct {
-		name  string
-		steps []step
-		want  recorded
-		nodes map[meta.UID]nodeState
-	}{{
+	return []graphCase{{
 		name:  "dependent seen before its owner: a virtual owner is checked, then observed",
 		steps: []step{{add: dep}, {add: owner}},
 		want:  recorded{delete: []meta.UID{"O"}},
@@ -213,7 +216,10 @@ func TestGraph(t *testing.T) {
 			"D": {Kind: "ConfigMap", Name: "dep"},
 		},
 	}}
-	for _, tc := range tests {
+}
+
+func TestGraph(t *testing.T) {
+	for _, tc := range graphCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			var r recorded
 			g := newGraph(testScope, r.queues(), 10)

@@ -73,18 +73,22 @@ func condition(t corev1.NamespaceConditionType, st corev1.ConditionStatus) strin
 	return string(t) + "=" + string(st)
 }
 
-func TestReconcile(t *testing.T) {
+// reconcileCase is one namespace, what its resources hold, and the
+// expected pass.
+type reconcileCase struct {
+	name       string
+	ns         *corev1.Namespace
+	content    fakeContent
+	want       ctrl.Result
+	wantErr    bool
+	finalized  bool
+	conditions []string // type=status of the last status written; nil for no write
+	message    string   // of the ContentRemaining or ContentFailure condition written
+}
+
+func reconcileCases() []reconcileCase {
 	const hold = "example.com/hold"
-	tests := []struct {
-		name       string
-		ns         *corev1.Namespace
-		content    fakeContent
-		want       ctrl.Result
-		wantErr    bool
-		finalized  bool
-		conditions []string // type=status of the last status written; nil for no write
-		message    string   // of the ContentRemaining or ContentFailure condition written
-	}{{
+	return []reconcileCase{{
 		name: "active namespace: nothing", ns: namespaceObj(false, corev1.FinalizerPlatform),
 	}, {
 		name: "deleting without our finalizer: nothing", ns: namespaceObj(true, "example.com/other"),
@@ -138,6 +142,10 @@ func TestReconcile(t *testing.T) {
 		},
 		message: "Failed to delete all resource types, 1 remaining: delete collection of secrets: boom",
 	}}
+}
+
+func TestReconcile(t *testing.T) {
+	tests := reconcileCases()
 	for i := range tests {
 		tc := &tests[i]
 		t.Run(tc.name, func(t *testing.T) {
