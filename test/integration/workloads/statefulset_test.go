@@ -205,6 +205,30 @@ func TestStatefulSetRollingUpdate(t *testing.T) {
 			t.Errorf("revision %s number %d owners %+v", r.Name, r.Revision, r.OwnerReferences)
 		}
 	}
+
+	// A rollback to the first template reuses its revision, renumbered.
+	e.updateSet("db", func(s *appsv1.StatefulSet) { s.Spec.Template.Spec.Containers[0].Image = "app:1" })
+	defer func() {
+		if t.Failed() {
+			all, _ := e.clients.ControllerRevisions.Namespace(ns).List(e.ctx, meta.ListOptions{})
+			for _, r := range all.Items {
+				t.Logf("revision %s number %d data %s", r.Name, r.Revision, r.Data.Raw)
+			}
+		}
+	}()
+	e.setStatus("db", "rolled back", func(s *appsv1.StatefulSet) bool {
+		return s.Status.CurrentRevision == rev1 && s.Status.UpdateRevision == rev1 && s.Status.ReadyReplicas == 3
+	})
+	back, err := e.clients.ControllerRevisions.Namespace(ns).Get(e.ctx, rev1, meta.GetOptions{})
+	if err != nil || back.Revision != 3 {
+		t.Fatalf("rolled-back revision: %v, number %d", err, back.Revision)
+	}
+	// A history limit of 0 keeps only the revisions in use.
+	e.updateSet("db", func(s *appsv1.StatefulSet) { zero := int32(0); s.Spec.RevisionHistoryLimit = &zero })
+	e.waitFor("old revision deleted", func() (bool, error) {
+		_, err := e.clients.ControllerRevisions.Namespace(ns).Get(e.ctx, rev2, meta.GetOptions{})
+		return apierrors.IsNotFound(err), err
+	})
 }
 
 // TestStatefulSetOnDelete: a new template is applied only to pods the user
