@@ -152,6 +152,9 @@ func (s *Scheduler) buildProfiles(o Options) error {
 // queue's nominator.
 type lateNominator struct{ framework.PodNominator }
 
+// Empty reports that no pod is nominated (a lock-free fast path).
+func (l *lateNominator) Empty() bool { return l.PodNominator.(*queue.Nominator).Empty() }
+
 func (s *Scheduler) namespaceLabels(ns string) labels.Set {
 	n, err := s.namespaces.Get(ns)
 	if err != nil {

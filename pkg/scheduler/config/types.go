@@ -25,11 +25,11 @@ type Configuration struct {
 	PercentageOfNodesToScore *int32 `json:"percentageOfNodesToScore,omitempty"`
 	// PodInitialBackoffSeconds and PodMaxBackoffSeconds bound the retry
 	// backoff of unschedulable pods.
-	PodInitialBackoffSeconds *int64                  `json:"podInitialBackoffSeconds,omitempty"`
-	PodMaxBackoffSeconds     *int64                  `json:"podMaxBackoffSeconds,omitempty"`
-	LeaderElection           *LeaderElection         `json:"leaderElection,omitempty"`
-	ClientConnection         *ClientConnection       `json:"clientConnection,omitempty"`
-	Profiles                 []Profile               `json:"profiles,omitempty"`
+	PodInitialBackoffSeconds *int64            `json:"podInitialBackoffSeconds,omitempty"`
+	PodMaxBackoffSeconds     *int64            `json:"podMaxBackoffSeconds,omitempty"`
+	LeaderElection           *LeaderElection   `json:"leaderElection,omitempty"`
+	ClientConnection         *ClientConnection `json:"clientConnection,omitempty"`
+	Profiles                 []Profile         `json:"profiles,omitempty"`
 }
 
 // LeaderElection is upstream's LeaderElectionConfiguration.

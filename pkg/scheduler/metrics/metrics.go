@@ -102,6 +102,13 @@ func (m *Metrics) Plugin(plugin, point, status string, d time.Duration) {
 	m.pluginDuration.WithLabelValues(plugin, point, status).Observe(d.Seconds())
 }
 
+// PluginObserver returns the observer of one plugin's successful calls at
+// one extension point, resolved once: the filter and score loops call it
+// for every node.
+func (m *Metrics) PluginObserver(plugin, point string) prometheus.Observer {
+	return m.pluginDuration.WithLabelValues(plugin, point, "Success")
+}
+
 // Pending sets the sizes of the three queues.
 func (m *Metrics) Pending(active, backoff, unschedulable int) {
 	m.pending.WithLabelValues("active").Set(float64(active))

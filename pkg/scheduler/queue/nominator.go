@@ -2,6 +2,7 @@ package queue
 
 import (
 	"sync"
+	"sync/atomic"
 
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
@@ -12,6 +13,8 @@ import (
 // Nominator remembers which pods preemption nominated to which nodes. It
 // is safe for concurrent use.
 type Nominator struct {
+	// count is len(byUID), readable without the lock.
+	count  atomic.Int64
 	mu     sync.RWMutex
 	byNode map[string][]*framework.PodInfo // mu guards byNode and byUID
 	byUID  map[meta.UID]string
@@ -38,7 +41,12 @@ func (n *Nominator) AddNominatedPod(pi *framework.PodInfo, nodeName string) {
 	}
 	n.byUID[pi.Pod.UID] = nodeName
 	n.byNode[nodeName] = append(n.byNode[nodeName], pi)
+	n.count.Store(int64(len(n.byUID)))
 }
+
+// Empty reports that no pod is nominated, without locking: the filter
+// pass asks it for every node.
+func (n *Nominator) Empty() bool { return n.count.Load() == 0 }
 
 // DeleteNominatedPodIfExists forgets pod's nomination.
 func (n *Nominator) DeleteNominatedPodIfExists(pod *corev1.Pod) {
@@ -53,6 +61,7 @@ func (n *Nominator) deleteLocked(pod *corev1.Pod) {
 		return
 	}
 	delete(n.byUID, pod.UID)
+	n.count.Store(int64(len(n.byUID)))
 	list := n.byNode[node]
 	for i, pi := range list {
 		if pi.Pod.UID == pod.UID {
@@ -82,6 +91,7 @@ func (n *Nominator) updateNominatedPod(old *corev1.Pod, newPI *framework.PodInfo
 	}
 	n.byUID[newPI.Pod.UID] = node
 	n.byNode[node] = append(n.byNode[node], newPI)
+	n.count.Store(int64(len(n.byUID)))
 }
 
 // NominatedPodsForNode returns a copy of the pods nominated to nodeName.

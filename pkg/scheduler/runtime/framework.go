@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
 	"platform.io/client/api/labels"
@@ -66,6 +67,10 @@ type Framework struct {
 	preBind    []framework.PreBindPlugin
 	bind       []framework.BindPlugin
 	postBind   []framework.PostBindPlugin
+
+	// filterObs and scoreObs are the plugins' success observers, by index.
+	filterObs []prometheus.Observer
+	scoreObs  []prometheus.Observer
 
 	// events are the cluster events each plugin that can reject pods
 	// registered (nil: every event).
@@ -132,6 +137,12 @@ func New(opts Options) (*Framework, error) {
 		return nil, fmt.Errorf("%w %q: no bind plugin is enabled", ErrConfig, opts.ProfileName)
 	}
 	f.collectEvents(plugins)
+	for _, pl := range f.filter {
+		f.filterObs = append(f.filterObs, f.metrics.PluginObserver(pl.Name(), Filter))
+	}
+	for _, pl := range f.score {
+		f.scoreObs = append(f.scoreObs, f.metrics.PluginObserver(pl.Name(), Score))
+	}
 	return f, nil
 }
 
@@ -337,7 +348,9 @@ func (f *Framework) Parallelize(ctx context.Context, n int, work func(i int)) {
 }
 
 // HardPodAffinitySymmetricWeight is --hard-pod-affinity-symmetric-weight.
-func (f *Framework) HardPodAffinitySymmetricWeight() int32 { return f.opts.HardPodAffinitySymmetricWeight }
+func (f *Framework) HardPodAffinitySymmetricWeight() int32 {
+	return f.opts.HardPodAffinitySymmetricWeight
+}
 
 // NamespaceLabels returns a namespace's labels, for namespace selectors.
 func (f *Framework) NamespaceLabels(namespace string) labels.Set {

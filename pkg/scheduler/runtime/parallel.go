@@ -29,7 +29,8 @@ func chunkSize(pieces, workers int) int {
 }
 
 // Until runs work(i) for each i in [0, pieces) and returns when all ran or
-// ctx ended (pieces not started are then skipped).
+// ctx ended (pieces not started are then skipped; ctx is checked before
+// every piece, so that a filter pass stops soon after enough nodes fit).
 func (p Parallelizer) Until(ctx context.Context, pieces int, work func(i int)) {
 	if pieces <= 0 {
 		return
@@ -37,6 +38,7 @@ func (p Parallelizer) Until(ctx context.Context, pieces int, work func(i int)) {
 	chunk := chunkSize(pieces, p.workers)
 	chunks := (pieces + chunk - 1) / chunk
 	workers := min(p.workers, chunks)
+	done := ctx.Done()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	wg.Add(workers)
@@ -45,11 +47,16 @@ func (p Parallelizer) Until(ctx context.Context, pieces int, work func(i int)) {
 			defer wg.Done()
 			for {
 				c := int(next.Add(1) - 1)
-				if c >= chunks || ctx.Err() != nil {
+				if c >= chunks {
 					return
 				}
 				for i := c * chunk; i < min((c+1)*chunk, pieces); i++ {
-					work(i)
+					select {
+					case <-done:
+						return
+					default:
+						work(i)
+					}
 				}
 			}
 		}()

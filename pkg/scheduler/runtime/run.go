@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	corev1 "platform.io/client/api/core/v1"
 
 	"platform.io/platform/pkg/scheduler/framework"
@@ -44,6 +46,16 @@ func (f *Framework) observePlugin(ctx context.Context, name, point string, start
 	if sampled(ctx) {
 		f.metrics.Plugin(name, point, s.Code().String(), time.Since(start))
 	}
+}
+
+// observeHot records a sampled call of a per-node loop through the
+// plugin's pre-resolved success observer.
+func (f *Framework) observeHot(obs prometheus.Observer, name, point string, s *framework.Status, start time.Time) {
+	if s.IsSuccess() {
+		obs.Observe(time.Since(start).Seconds())
+		return
+	}
+	f.metrics.Plugin(name, point, s.Code().String(), time.Since(start))
 }
 
 // pluginError turns a plugin's Error status into one naming the plugin.
@@ -100,8 +112,9 @@ func mergePreFilter(a, b *framework.PreFilterResult) *framework.PreFilterResult 
 // that rejects it.
 func (f *Framework) RunFilterPlugins(ctx context.Context, state *framework.CycleState, pod *corev1.Pod, ni *framework.NodeInfo) *framework.Status {
 	rec := sampled(ctx)
-	for _, pl := range f.filter {
-		if state.SkipFilterPlugins[pl.Name()] {
+	skip := state.SkipFilterPlugins
+	for i, pl := range f.filter {
+		if len(skip) > 0 && skip[pl.Name()] {
 			continue
 		}
 		var t time.Time
@@ -110,7 +123,7 @@ func (f *Framework) RunFilterPlugins(ctx context.Context, state *framework.Cycle
 		}
 		s := pl.Filter(ctx, state, pod, ni)
 		if rec {
-			f.metrics.Plugin(pl.Name(), Filter, s.Code().String(), time.Since(t))
+			f.observeHot(f.filterObs[i], pl.Name(), Filter, s, t)
 		}
 		if s.IsSuccess() {
 			continue
@@ -160,6 +173,9 @@ func priorityOf(p *corev1.Pod) int32 {
 // of at least pod's priority added, or the originals when there are none.
 func (f *Framework) addNominatedPods(ctx context.Context, pod *corev1.Pod, state *framework.CycleState, ni *framework.NodeInfo) (bool, *framework.CycleState, *framework.NodeInfo, error) {
 	if f.opts.Nominator == nil || ni.Node() == nil {
+		return false, state, ni, nil
+	}
+	if e, ok := f.opts.Nominator.(interface{ Empty() bool }); ok && e.Empty() {
 		return false, state, ni, nil
 	}
 	nominated := f.opts.Nominator.NominatedPodsForNode(ni.Node().Name)

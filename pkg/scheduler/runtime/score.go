@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	corev1 "platform.io/client/api/core/v1"
 
 	"platform.io/platform/pkg/scheduler/framework"
@@ -41,9 +43,11 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *framework.CycleS
 	start := time.Now()
 	defer func() { f.observe(Score, start, st) }()
 	var active []scorePlugin
-	for _, pl := range f.score {
+	var obs []prometheus.Observer
+	for i, pl := range f.score {
 		if !state.SkipScorePlugins[pl.Name()] {
 			active = append(active, pl)
+			obs = append(obs, f.scoreObs[i])
 		}
 	}
 	scores := make([]framework.NodeScoreList, len(active))
@@ -65,7 +69,7 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *framework.CycleS
 			}
 			v, s := pl.Score(ctx, state, pod, name)
 			if rec {
-				f.metrics.Plugin(pl.Name(), Score, s.Code().String(), time.Since(t))
+				f.observeHot(obs[i], pl.Name(), Score, s, t)
 			}
 			if !s.IsSuccess() {
 				fail(pluginError(Score, pl.Name(), s))
