@@ -16,8 +16,8 @@ import (
 	"platform.io/client/informer"
 
 	"platform.io/platform/cmd/scheduler/app"
-	"platform.io/platform/pkg/component/daemon"
 	"platform.io/platform/pkg/apiserver/options"
+	"platform.io/platform/pkg/component/daemon"
 	"platform.io/platform/pkg/scheduler"
 	"platform.io/platform/test/integration/framework"
 )
