@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"platform.io/platform/pkg/component/options"
+	"platform.io/platform/pkg/scheduler/plugins"
+	"platform.io/platform/pkg/scheduler/runtime"
 )
 
 func TestLoadFileFillsSharedOptions(t *testing.T) {
@@ -96,5 +98,26 @@ func TestValidate(t *testing.T) {
 		if !strings.HasPrefix(errs[i].Error(), flag) {
 			t.Errorf("error %q does not name %s", errs[i], flag)
 		}
+	}
+}
+
+// TestExampleConfig loads deploy/scheduler's example and builds each of
+// its profiles with the in-tree plugins.
+func TestExampleConfig(t *testing.T) {
+	o := NewOptions()
+	if err := o.LoadFile("../../../deploy/scheduler/scheduler-config.yaml", options.New(options.SchedulerDefaults(), nil)); err != nil {
+		t.Fatal(err)
+	}
+	c := o.Configuration()
+	if len(c.Profiles) != 2 {
+		t.Fatalf("profiles: %d", len(c.Profiles))
+	}
+	for _, p := range c.Profiles {
+		f, err := runtime.New(runtime.Options{ProfileName: p.SchedulerName, Registry: plugins.NewRegistry(),
+			Plugins: p.Plugins, PluginConfig: p.PluginConfig, Parallelism: 2})
+		if err != nil {
+			t.Fatalf("profile %s: %v", p.SchedulerName, err)
+		}
+		t.Logf("%s: %v", p.SchedulerName, f.PluginNames())
 	}
 }
