@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
@@ -76,6 +77,8 @@ type Framework struct {
 	// registered (nil: every event).
 	events  map[string][]framework.ClusterEvent
 	waiting *waitingPods
+	// scoreBuffers reuses the score lists of RunScorePlugins.
+	scoreBuffers sync.Pool
 }
 
 var _ framework.Handle = (*Framework)(nil)

@@ -50,10 +50,9 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *framework.CycleS
 			obs = append(obs, f.scoreObs[i])
 		}
 	}
-	scores := make([]framework.NodeScoreList, len(active))
-	for i := range scores {
-		scores[i] = make(framework.NodeScoreList, len(nodes))
-	}
+	buf := f.scoreBuffer(len(active), len(nodes))
+	defer f.scoreBuffers.Put(buf)
+	scores := buf.lists
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var once sync.Once
@@ -99,6 +98,29 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *framework.CycleS
 		}
 	}
 	return totals, nil
+}
+
+// scoreBuffer holds one cycle's per-plugin score lists; they are reused
+// across cycles, since a cycle of a large cluster scores hundreds of nodes
+// with every plugin.
+type scoreBuffer struct{ lists []framework.NodeScoreList }
+
+func (f *Framework) scoreBuffer(plugins, nodes int) *scoreBuffer {
+	b, ok := f.scoreBuffers.Get().(*scoreBuffer)
+	if !ok {
+		b = &scoreBuffer{}
+	}
+	for len(b.lists) < plugins {
+		b.lists = append(b.lists, nil)
+	}
+	b.lists = b.lists[:plugins]
+	for i := range b.lists {
+		if cap(b.lists[i]) < nodes {
+			b.lists[i] = make(framework.NodeScoreList, nodes)
+		}
+		b.lists[i] = b.lists[i][:nodes]
+	}
+	return b
 }
 
 // RunReservePluginsReserve runs Reserve in order; on a failure the caller
