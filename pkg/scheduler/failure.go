@@ -99,10 +99,12 @@ func (s *Scheduler) patchCondition(ctx context.Context, pod *corev1.Pod, reason,
 }
 
 // bindingCycle waits for permit, runs pre-bind, bind and post-bind, and
-// undoes the assumption when any fails.
-func (s *Scheduler) bindingCycle(ctx context.Context, c *cycle, assumed *corev1.Pod, host string) {
+// undoes the assumption when any fails. Ending ctx rejects a pod permit
+// plugins still hold; a binding already past permit is finished.
+func (s *Scheduler) bindingCycle(loopCtx context.Context, c *cycle, assumed *corev1.Pod, host string) {
 	fwk := c.fwk
-	st := fwk.WaitOnPermit(ctx, assumed)
+	st := fwk.WaitOnPermit(loopCtx, assumed)
+	ctx := context.WithoutCancel(loopCtx)
 	if st.IsSuccess() {
 		if _, passed := deadline(assumed, s.now()); passed {
 			s.undo(ctx, c, assumed, host)

@@ -88,7 +88,7 @@ func (s *Scheduler) scheduleOne(ctx context.Context) error {
 	s.metrics.BindingStarted()
 	go func() {
 		defer func() { <-s.bindSlots; s.bindings.Done(); s.metrics.BindingDone() }()
-		s.bindingCycle(context.WithoutCancel(ctx), c, &assumed, host)
+		s.bindingCycle(ctx, c, &assumed, host)
 	}()
 	return nil
 }
