@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
 	"platform.io/client/api/resource"
@@ -27,12 +29,12 @@ const (
 
 // cluster is an API server with a scheduler running against it.
 type cluster struct {
-	t       *testing.T
-	srv     *framework.Server
-	c       *client.Set
-	sched   *scheduler.Scheduler
-	ctx     context.Context
-	metrics func() string
+	t     *testing.T
+	srv   *framework.Server
+	c     *client.Set
+	sched *scheduler.Scheduler
+	ctx   context.Context
+	reg   prometheus.Gatherer
 }
 
 // start runs an API server and a scheduler with cfg (nil for the default
@@ -66,7 +68,8 @@ func start(t *testing.T, cfg *config.Configuration) *cluster {
 			t.Errorf("scheduler: %v", err)
 		}
 	})
-	return &cluster{t: t, srv: srv, c: d.Clients, sched: s, ctx: ctx}
+	reg, _ := d.Registry.(prometheus.Gatherer)
+	return &cluster{t: t, srv: srv, c: d.Clients, sched: s, ctx: ctx, reg: reg}
 }
 
 // nodeSpec describes a test node.
@@ -256,4 +259,41 @@ func (c *cluster) stayPending(name string, d time.Duration) {
 	if p := c.get(name); p.Spec.NodeName != "" {
 		c.t.Fatalf("pod %s was bound to %s", name, p.Spec.NodeName)
 	}
+}
+
+// counter returns the value of the counter family name with labels
+// (a subset of the series' labels); histograms count their observations.
+func (c *cluster) counter(name string, labels map[string]string) float64 {
+	c.t.Helper()
+	families, err := c.reg.Gather()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	total := 0.0
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+	series:
+		for _, m := range f.GetMetric() {
+			have := map[string]string{}
+			for _, lp := range m.GetLabel() {
+				have[lp.GetName()] = lp.GetValue()
+			}
+			for k, v := range labels {
+				if have[k] != v {
+					continue series
+				}
+			}
+			switch {
+			case m.GetCounter() != nil:
+				total += m.GetCounter().GetValue()
+			case m.GetHistogram() != nil:
+				total += float64(m.GetHistogram().GetSampleCount())
+			case m.GetGauge() != nil:
+				total += m.GetGauge().GetValue()
+			}
+		}
+	}
+	return total
 }

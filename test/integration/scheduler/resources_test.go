@@ -39,4 +39,20 @@ func TestResourcesEventsAndRetry(t *testing.T) {
 	if got := c.waitBound("big"); got != "large" {
 		t.Errorf("big bound to %s, want large", got)
 	}
+	profile := map[string]string{"profile": "default-scheduler"}
+	poll(t, "scheduled attempts counted", waitTimeout, func() (bool, error) {
+		return c.counter("scheduler_schedule_attempts_total", map[string]string{"result": "scheduled", "profile": "default-scheduler"}) == 2, nil
+	})
+	if n := c.counter("scheduler_schedule_attempts_total", map[string]string{"result": "unschedulable", "profile": "default-scheduler"}); n < 1 {
+		t.Errorf("unschedulable attempts: %v", n)
+	}
+	if n := c.counter("scheduler_e2e_scheduling_duration_seconds", profile); n < 2 {
+		t.Errorf("e2e latency observations: %v", n)
+	}
+	if n := c.counter("scheduler_framework_extension_point_duration_seconds", map[string]string{"extension_point": "Bind", "status": "Success"}); n != 2 {
+		t.Errorf("Bind extension point observations: %v, want 2", n)
+	}
+	if n := c.counter("scheduler_pending_pods", map[string]string{"queue": "unschedulable"}); n != 0 {
+		t.Errorf("unschedulable pods pending: %v", n)
+	}
 }
