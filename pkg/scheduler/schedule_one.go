@@ -260,8 +260,16 @@ func (s *Scheduler) filterNodes(ctx context.Context, c *cycle, pod *corev1.Pod, 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Rejections are kept by position, without a lock, and turned into
+	// the diagnosis only when no node fits: a pod that is scheduled never
+	// needs them.
+	if cap(s.statusBuf) < n {
+		s.statusBuf = make([]*framework.Status, n)
+	}
+	statuses := s.statusBuf[:n]
+	defer clear(statuses)
 	var found, rejected atomic.Int64
-	var mu sync.Mutex
+	var errOnce sync.Once
 	var firstErr error
 	c.fwk.Parallelize(ctx, n, func(i int) {
 		ni := nodes[(start+i)%n]
@@ -277,16 +285,9 @@ func (s *Scheduler) filterNodes(ctx context.Context, c *cycle, pod *corev1.Pod, 
 			feasible[k-1] = ni
 		case st.IsRejected():
 			rejected.Add(1)
-			mu.Lock()
-			diag.NodeToStatus[ni.Node().Name] = st
-			diag.UnschedulablePlugins[st.Plugin()] = true
-			mu.Unlock()
+			statuses[i] = st
 		default:
-			mu.Lock()
-			if firstErr == nil {
-				firstErr = st.AsError()
-			}
-			mu.Unlock()
+			errOnce.Do(func() { firstErr = st.AsError() })
 			cancel()
 		}
 	})
@@ -295,6 +296,14 @@ func (s *Scheduler) filterNodes(ctx context.Context, c *cycle, pod *corev1.Pod, 
 	}
 	if rotate {
 		s.nextStartNodeIndex = (start + int(found.Load()+rejected.Load())) % n
+	}
+	if found.Load() == 0 {
+		for i, st := range statuses {
+			if st != nil {
+				diag.NodeToStatus[nodes[(start+i)%n].Node().Name] = st
+				diag.UnschedulablePlugins[st.Plugin()] = true
+			}
+		}
 	}
 	return feasible[:found.Load()], nil
 }

@@ -69,8 +69,10 @@ type Scheduler struct {
 	// only the scheduling goroutine touches it.
 	nextStartNodeIndex int
 	cycles             int64
-	bindSlots          chan struct{}
-	bindings           sync.WaitGroup
+	// statusBuf holds a filter pass's rejections by node position.
+	statusBuf []*framework.Status
+	bindSlots chan struct{}
+	bindings  sync.WaitGroup
 }
 
 // New builds the scheduler and declares its informers (pods, nodes,
