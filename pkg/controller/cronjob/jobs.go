@@ -181,3 +181,23 @@ func cronJobRef(cj *batchv1.CronJob) *corev1.ObjectReference {
 		Namespace: cj.Namespace, Name: cj.Name, UID: cj.UID, ResourceVersion: cj.ResourceVersion,
 	}
 }
+
+// lastFinished returns the latest time one of jobs, or the last successful
+// one recorded in cj's status, finished; zero when none has.
+func lastFinished(cj *batchv1.CronJob, jobs []*batchv1.Job) time.Time {
+	var t time.Time
+	if cj.Status.LastSuccessfulTime != nil {
+		t = cj.Status.LastSuccessfulTime.Time
+	}
+	for _, j := range jobs {
+		if j.Status.CompletionTime != nil && j.Status.CompletionTime.After(t) {
+			t = j.Status.CompletionTime.Time
+		}
+		for _, c := range j.Status.Conditions {
+			if (c.Type == batchv1.JobComplete || c.Type == batchv1.JobFailed) && c.Status == corev1.ConditionTrue && c.LastTransitionTime.After(t) {
+				t = c.LastTransitionTime.Time
+			}
+		}
+	}
+	return t
+}

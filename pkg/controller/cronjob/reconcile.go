@@ -68,15 +68,19 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 	var requeue time.Duration
 	var errs []error
 	if cj.DeletionTimestamp == nil {
-		requeue, err = r.syncSchedule(ctx, cj)
+		requeue, err = r.syncSchedule(ctx, cj, lastFinished(cj, jobs))
 		errs = append(errs, err)
 	}
-	errs = append(errs, r.cleanup(ctx, cj, jobs))
+	// The status is written before finished Jobs are deleted: what it
+	// learnt from them (lastSuccessfulTime, which Forbid reads) must not be
+	// lost with them when the write fails.
 	if !bytes.Equal(cj.Status.MarshalProto(nil), cached.Status.MarshalProto(nil)) {
 		if err := r.w.UpdateCronJobStatus(ctx, cj); err != nil {
 			errs = append(errs, fmt.Errorf("update status of cronjob %s: %w", key, err))
+			return ctrl.Result{RequeueAfter: requeue}, errors.Join(errs...)
 		}
 	}
+	errs = append(errs, r.cleanup(ctx, cj, jobs))
 	return ctrl.Result{RequeueAfter: requeue}, errors.Join(errs...)
 }
 
@@ -143,7 +147,14 @@ func (r *reconciler) syncActive(ctx context.Context, cj *batchv1.CronJob, jobs [
 
 // syncSchedule starts the Job of the due slot, if any and if the policies
 // allow, and returns how long until the next slot.
-func (r *reconciler) syncSchedule(ctx context.Context, cj *batchv1.CronJob) (time.Duration, error) {
+//
+// Forbid skips a slot that came while a prior execution ran, as the spec
+// says ("skip the next run if the previous has not finished"): upstream
+// would start it late once the prior one finished. A slot is known to have
+// come during a prior execution when one is still active, or when the
+// latest finish of any of the CronJob's Jobs is after it (that Job started
+// at an earlier slot, so it ran across this one).
+func (r *reconciler) syncSchedule(ctx context.Context, cj *batchv1.CronJob, finished time.Time) (time.Duration, error) {
 	if cj.Spec.Suspend != nil && *cj.Spec.Suspend {
 		return 0, nil
 	}
@@ -176,7 +187,7 @@ func (r *reconciler) syncSchedule(ctx context.Context, cj *batchv1.CronJob) (tim
 	}
 	switch cj.Spec.ConcurrencyPolicy {
 	case batchv1.ForbidConcurrent:
-		if len(cj.Status.Active) > 0 {
+		if len(cj.Status.Active) > 0 || finished.After(s.due) {
 			r.rec.Eventf(cronJobRef(cj), corev1.EventTypeNormal, "JobAlreadyActive",
 				"Not starting job because prior execution is running and concurrency policy is Forbid")
 			return requeue, nil

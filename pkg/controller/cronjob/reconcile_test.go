@@ -175,6 +175,8 @@ func TestReconcile(t *testing.T) {
 	nextIn := func(now, next time.Time) time.Duration { return next.Sub(now) + 100*time.Millisecond }
 	name := func(t time.Time) string { return JobName("cj", t) }
 	running := ownedJob(h1, "")
+	ranAcross := ownedJob(h1, batchv1.JobComplete)
+	ranAcross.Status.CompletionTime = ptr(meta.NewTime(h2.Add(5 * time.Minute)))
 	i32 := func(v int32) *int32 { return &v }
 	cases := []struct {
 		name string
@@ -195,6 +197,13 @@ func TestReconcile(t *testing.T) {
 		{name: "Forbid skips while one is active", cj: makeCronJob(policy(batchv1.ForbidConcurrent), lastRun(h1), activeRef(running)),
 			jobs: []*batchv1.Job{running}, now: after(h2),
 			want: result{Events: []string{"JobAlreadyActive"}, Active: []string{name(h1)}, LastRun: h1, Requeue: nextIn(after(h2), t0.Add(3*time.Hour))}},
+		{name: "Forbid skips a slot that came while the prior job ran", cj: makeCronJob(policy(batchv1.ForbidConcurrent), lastRun(h1)),
+			jobs: []*batchv1.Job{ranAcross}, now: h2.Add(10 * time.Minute),
+			want: result{Events: []string{"JobAlreadyActive"}, LastRun: h1, LastGood: h2.Add(5 * time.Minute), Requeue: nextIn(h2.Add(10*time.Minute), t0.Add(3*time.Hour))}},
+		{name: "Forbid runs a slot that came after the prior job finished", cj: makeCronJob(policy(batchv1.ForbidConcurrent), lastRun(h1)),
+			jobs: []*batchv1.Job{ownedJob(h1, batchv1.JobComplete)}, now: after(h2),
+			want: result{Actions: []string{"create " + name(h2)}, Events: []string{"SuccessfulCreate"},
+				Active: []string{name(h2)}, LastRun: h2, LastGood: h1.Add(time.Minute), Requeue: nextIn(after(h2), t0.Add(3*time.Hour))}},
 		{name: "Replace deletes the active job first", cj: makeCronJob(policy(batchv1.ReplaceConcurrent), lastRun(h1), activeRef(running)),
 			jobs: []*batchv1.Job{running}, now: after(h2),
 			want: result{Actions: []string{"delete " + name(h1), "create " + name(h2)}, Events: []string{"SuccessfulDelete", "SuccessfulCreate"},

@@ -49,10 +49,10 @@ func completeJob(t *testing.T, d *daemon.Deps, name string, at time.Time) {
 }
 
 // TestCronJob_V1beta1Forbid: a CronJob created in batch/v1beta1 runs on a
-// fake clock: one Job per minute slot, named after the slot; Forbid keeps
-// a second from starting while the first runs; a finished Job leaves
-// status.active and, with an explicit successfulJobsHistoryLimit of 0, is
-// deleted.
+// fake clock: one Job per minute slot, named after the slot; Forbid skips
+// a slot that comes while the prior Job runs (it never starts late); a
+// finished Job leaves status.active and, with an explicit
+// successfulJobsHistoryLimit of 0, is deleted.
 func TestCronJob_V1beta1Forbid(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
@@ -97,14 +97,26 @@ func TestCronJob_V1beta1Forbid(t *testing.T) {
 		t.Fatalf("jobs under Forbid %v, want [%s]", got, first)
 	}
 
-	completeJob(t, d, first, slot1.Add(30*time.Second))
-	// The second slot is still due (no deadline): it starts now that the
-	// first is done, and the finished one is deleted by the limit of 0.
-	second := cronjob.JobName("tick", slot1.Add(time.Minute))
-	eventually(t, ctx, "the second job, the first deleted", func() (bool, error) {
+	// The first Job finishes after the second slot came: as the spec says,
+	// Forbid skips that run instead of starting it late.
+	completeJob(t, d, first, slot1.Add(time.Minute+30*time.Second))
+	clock.Set(slot1.Add(time.Minute + 35*time.Second))
+	loop.Enqueue(ns + "/tick")
+	eventually(t, ctx, "the first job finished and deleted by the limit of 0", func() (bool, error) {
 		cj, err := d.Clients.CronJobs.Namespace(ns).Get(ctx, "tick", meta.GetOptions{})
-		return err == nil && slices.Equal(jobNames(t, d), []string{second}) && len(cj.Status.Active) == 1 &&
+		return err == nil && len(jobNames(t, d)) == 0 && len(cj.Status.Active) == 0 &&
 			cj.Status.LastSuccessfulTime != nil, err
+	})
+	if cj, err := d.Clients.CronJobs.Namespace(ns).Get(ctx, "tick", meta.GetOptions{}); err != nil || !cj.Status.LastScheduleTime.Equal(slot1) {
+		t.Fatalf("the skipped second slot was scheduled: %v %v", cj.Status.LastScheduleTime, err)
+	}
+	// The third slot comes with nothing running: it starts.
+	third := cronjob.JobName("tick", slot1.Add(2*time.Minute))
+	clock.Set(slot1.Add(2*time.Minute + 5*time.Second))
+	loop.Enqueue(ns + "/tick")
+	eventually(t, ctx, "the third slot's job", func() (bool, error) {
+		cj, err := d.Clients.CronJobs.Namespace(ns).Get(ctx, "tick", meta.GetOptions{})
+		return err == nil && slices.Equal(jobNames(t, d), []string{third}) && len(cj.Status.Active) == 1, err
 	})
 	eventually(t, ctx, "the events", func() (bool, error) {
 		ev, err := events(ctx, d, "tick")
