@@ -56,11 +56,7 @@ func Create(ctx context.Context, c Client, rev *appsv1.ControllerRevision, colli
 
 // Renumber makes rev the revision numbered revision (a rollback to an old
 // template makes its revision the newest again) and returns the saved one.
-// rev comes from a cache and is not modified. Upstream allows updating a
-// revision's number; where the API server holds it immutable (Invalid),
-// the revision is deleted (guarded by its uid) and created again under
-// the same name with the new number. A failure between the two leaves no
-// revision, which the next sync creates afresh.
+// rev comes from a cache and is not modified.
 func Renumber(ctx context.Context, c Client, rev *appsv1.ControllerRevision, revision int64) (*appsv1.ControllerRevision, error) {
 	if rev.Revision == revision {
 		return rev, nil
@@ -68,27 +64,8 @@ func Renumber(ctx context.Context, c Client, rev *appsv1.ControllerRevision, rev
 	cp := *rev
 	cp.Revision = revision
 	out, err := c.Update(ctx, &cp, meta.WriteOptions{})
-	if err == nil {
-		return out, nil
-	}
-	if !apierrors.IsInvalid(err) {
-		return nil, fmt.Errorf("history: renumber revision %s to %d: %w", rev.Name, revision, err)
-	}
-	uid := rev.UID
-	if err := c.Delete(ctx, rev.Name, &meta.DeleteOptions{Preconditions: &meta.Preconditions{UID: &uid}}); err != nil && !apierrors.IsNotFound(err) {
-		return nil, fmt.Errorf("history: replace revision %s: %w", rev.Name, err)
-	}
-	fresh := &appsv1.ControllerRevision{
-		ObjectMeta: meta.ObjectMeta{
-			Name: rev.Name, Namespace: rev.Namespace, Labels: rev.Labels, Annotations: rev.Annotations,
-			OwnerReferences: rev.OwnerReferences,
-		},
-		Data:     rev.Data,
-		Revision: revision,
-	}
-	out, err = c.Create(ctx, fresh, meta.WriteOptions{})
 	if err != nil {
-		return nil, fmt.Errorf("history: recreate revision %s as %d: %w", rev.Name, revision, err)
+		return nil, fmt.Errorf("history: renumber revision %s to %d: %w", rev.Name, revision, err)
 	}
 	return out, nil
 }

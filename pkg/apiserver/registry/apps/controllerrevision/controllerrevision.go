@@ -35,14 +35,13 @@ func Validate(cr *appsv1.ControllerRevision) field.ErrorList {
 	return append(errs, appsvalidation.NonNegative(cr.Revision, field.NewPath("revision"))...)
 }
 
-// ValidateUpdate keeps data and revision as they were created.
+// ValidateUpdate keeps data as it was created. The revision number may
+// change, as upstream allows: a rollback renumbers the old revision it
+// returns to as the newest.
 func ValidateUpdate(cr, old *appsv1.ControllerRevision) field.ErrorList {
 	errs := Validate(cr)
 	if !sameDocument(cr.Data.Raw, old.Data.Raw) {
 		errs = append(errs, field.Invalid(field.NewPath("data"), cr.Data, "field is immutable"))
-	}
-	if cr.Revision != old.Revision {
-		errs = append(errs, field.Invalid(field.NewPath("revision"), cr.Revision, "field is immutable"))
 	}
 	return errs
 }

@@ -76,7 +76,7 @@ func TestValidateUpdate(t *testing.T) {
 	if errs := ValidateUpdate(revision(`{"a":2,"b":[1,2]}`, 3), old); !has(errs, "data", field.TypeInvalid) {
 		t.Errorf("data change allowed: %v", errs)
 	}
-	if errs := ValidateUpdate(revision(`{"a":1,"b":[1,2]}`, 4), old); !has(errs, "revision", field.TypeInvalid) {
-		t.Errorf("revision change allowed: %v", errs)
+	if errs := ValidateUpdate(revision(`{"a":1,"b":[1,2]}`, 4), old); len(errs) > 0 {
+		t.Errorf("renumbering rejected: %v", errs)
 	}
 }

@@ -1,4 +1,4 @@
 // Package controllerrevision is the registry row of apps/v1
-// controllerrevisions: immutable snapshots whose data and revision are set
-// once at creation.
+// controllerrevisions: snapshots whose data is set once at creation; the
+// revision number may change when a rollback makes an old revision newest.
 package controllerrevision
