@@ -22,6 +22,7 @@ import (
 	"platform.io/platform/pkg/scheduler"
 	"platform.io/platform/pkg/scheduler/metrics"
 	"platform.io/platform/pkg/scheduler/plugins"
+	"platform.io/platform/pkg/scheduler/runtime"
 )
 
 // Spec returns the daemon's description for the shared runner.
@@ -69,10 +70,15 @@ func NewScheduler(d *daemon.Deps, o *Options) (*scheduler.Scheduler, error) {
 	for _, p := range cfg.Profiles {
 		d.Logger.Info("profile", zap.String("schedulerName", p.SchedulerName))
 	}
-	return scheduler.New(scheduler.Options{
+	s, err := scheduler.New(scheduler.Options{
 		Logger: d.Logger, Clients: d.Clients, Informers: d.Informers, Recorder: d.Recorder, Metrics: m,
 		Config: cfg, Registry: plugins.NewRegistry(), HardPodAffinitySymmetricWeight: o.HardPodAffinitySymmetricWeight,
 	})
+	if err != nil && o.Config != "" && errors.Is(err, runtime.ErrConfig) {
+		// A plugin rejected its pluginConfig args: name the file.
+		return nil, fmt.Errorf("--config %s: %w", o.Config, err)
+	}
+	return s, err
 }
 
 // serveInsecure serves /healthz and /metrics, and nothing else, over plain
