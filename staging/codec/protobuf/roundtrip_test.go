@@ -37,6 +37,7 @@ var kinds = map[string]func() protobuf.Message{
 	"apps/v1/DaemonSet":                    func() protobuf.Message { return new(appsv1.DaemonSet) },
 	"apps/v1/DaemonSetList":                func() protobuf.Message { return new(appsv1.DaemonSetList) },
 	"apps/v1/Deployment":                   func() protobuf.Message { return new(appsv1.Deployment) },
+	"apps/v1/DeploymentRollback":           func() protobuf.Message { return new(appsv1.DeploymentRollback) },
 	"apps/v1/DeploymentList":               func() protobuf.Message { return new(appsv1.DeploymentList) },
 	"apps/v1/PersistentVolumeClaim":        func() protobuf.Message { return new(appsv1.PersistentVolumeClaim) },
 	"apps/v1/ReplicaSet":                   func() protobuf.Message { return new(appsv1.ReplicaSet) },
