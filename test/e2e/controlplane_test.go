@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -43,9 +44,9 @@ func want(got, want string) string {
 }
 
 // TestControlPlane applies deploy/examples/ to the whole control plane and
-// follows each workload to Running or Succeeded, then rolls the Deployment
-// out, back, and deletes it with Foreground propagation, then deletes a
-// namespace full of objects.
+// follows each workload to Running or Succeeded, then scales the
+// Deployment, rolls it out and back, deletes it with Foreground
+// propagation, and deletes a namespace full of objects.
 func TestControlPlane(t *testing.T) {
 	t.Parallel()
 	s := StartServer(t)
@@ -74,6 +75,20 @@ func TestControlPlane(t *testing.T) {
 	})
 	Eventually(t, 30*time.Second, "default service account", func() string {
 		return want(s.field(t, "{.metadata.name}", "get", "serviceaccount", "default"), "default")
+	})
+
+	t.Run("scale", func(t *testing.T) {
+		for _, n := range []string{"5", "3"} {
+			s.MustKubectl(t, "scale", "deployment/web", "--replicas="+n)
+			Eventually(t, 60*time.Second, "web at "+n+" replicas", func() string {
+				got := s.field(t, "{.status.availableReplicas}/{.status.replicas}", "get", "deployment", "web")
+				if got != n+"/"+n {
+					return got
+				}
+				pods := strings.Fields(s.field(t, "{range .items[*]}{.status.phase} {end}", "get", "pods", "-l", "app=web"))
+				return want(strconv.Itoa(len(pods)), n)
+			})
+		}
 	})
 
 	t.Run("rolling update and rollback", func(t *testing.T) {
