@@ -17,7 +17,12 @@ pids=()
 cleanup() {
 	trap - INT TERM EXIT
 	echo; echo "stopping..."
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	# The API server (first) stops last, so the others can release their
+	# leader locks and flush their events on the way out.
+	local i
+	for ((i = ${#pids[@]} - 1; i >= 1; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
+	for ((i = ${#pids[@]} - 1; i >= 1; i--)); do wait "${pids[i]}" 2>/dev/null || true; done
+	kill "${pids[0]}" 2>/dev/null || true
 	wait 2>/dev/null || true
 }
 trap cleanup INT TERM EXIT
