@@ -1,6 +1,9 @@
 package framework
 
-import "sync"
+import (
+	"fmt"
+	"sync"
+)
 
 // StateKey names one plugin's data in a CycleState.
 type StateKey string
@@ -37,6 +40,23 @@ func (c *CycleState) Read(key StateKey) (StateData, error) {
 		return v, nil
 	}
 	return nil, ErrNotFound
+}
+
+// ReadState returns the data under key as a T, for a plugin reading what
+// an earlier extension point of its own wrote this cycle. The error names
+// the key (which names the plugin) and wraps ErrNotFound when nothing is
+// stored there; data of another type is an error too.
+func ReadState[T StateData](c *CycleState, key StateKey) (T, error) {
+	var zero T
+	d, err := c.Read(key)
+	if err != nil {
+		return zero, fmt.Errorf("reading cycle state %q: %w", key, err)
+	}
+	s, ok := d.(T)
+	if !ok {
+		return zero, fmt.Errorf("cycle state %q is %T, not %T", key, d, zero)
+	}
+	return s, nil
 }
 
 // Write stores data under key.

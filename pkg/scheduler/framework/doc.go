@@ -6,4 +6,9 @@
 // snapshot of the cluster taken at the start of the cycle, never the
 // informers or the API server directly (except Bind and preemption, through
 // Handle's clients).
+//
+// It also holds the few helpers every plugin would otherwise copy:
+// DecodeArgs, the strict decoder of a plugin's JSON arguments; ReadState,
+// the typed read of a plugin's own CycleState data; and
+// DefaultNormalizeScore, the linear scaling of scores by the largest.
 package framework

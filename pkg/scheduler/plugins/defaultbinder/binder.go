@@ -1,7 +1,6 @@
 package defaultbinder
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,8 +23,8 @@ var _ framework.BindPlugin = (*Binder)(nil)
 
 // New builds the plugin; it takes no arguments.
 func New(args json.RawMessage, h framework.Handle) (framework.Plugin, error) {
-	if a := bytes.TrimSpace(args); len(a) > 0 && !bytes.Equal(a, []byte("null")) && !bytes.Equal(a, []byte("{}")) {
-		return nil, fmt.Errorf("%s takes no arguments, got %s", Name, a)
+	if err := framework.DecodeArgs(Name, args, &struct{}{}); err != nil {
+		return nil, err
 	}
 	return &Binder{h: h}, nil
 }

@@ -1,7 +1,6 @@
 package defaultpreemption
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,12 +53,8 @@ var (
 // New builds the plugin from its JSON arguments (nil for the defaults).
 func New(args json.RawMessage, h framework.Handle) (framework.Plugin, error) {
 	var a Args
-	if raw := bytes.TrimSpace(args); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&a); err != nil {
-			return nil, fmt.Errorf("%s: decode args: %w", Name, err)
-		}
+	if err := framework.DecodeArgs(Name, args, &a); err != nil {
+		return nil, err
 	}
 	pl := &Plugin{
 		h: h, percentage: DefaultMinCandidateNodesPercentage, absolute: DefaultMinCandidateNodesAbsolute,

@@ -1,7 +1,6 @@
 package interpodaffinity
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -52,8 +51,8 @@ var (
 // New builds the plugin from its JSON arguments (nil for the defaults).
 func New(args json.RawMessage, h framework.Handle) (framework.Plugin, error) {
 	var a Args
-	if err := decodeStrict(args, &a); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
+	if err := framework.DecodeArgs(Name, args, &a); err != nil {
+		return nil, err
 	}
 	w := h.HardPodAffinitySymmetricWeight()
 	if a.HardPodAffinityWeight != nil {
@@ -70,24 +69,6 @@ func New(args json.RawMessage, h framework.Handle) (framework.Plugin, error) {
 }
 
 func noLabels(string) labels.Set { return nil }
-
-// decodeStrict decodes raw into v, failing on unknown fields; empty raw
-// (or JSON null) leaves v as it is.
-func decodeStrict(raw json.RawMessage, v any) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("decode args: %w", err)
-	}
-	if dec.More() {
-		return fmt.Errorf("decode args: trailing data")
-	}
-	return nil
-}
 
 // Name returns Name.
 func (pl *Plugin) Name() string { return Name }

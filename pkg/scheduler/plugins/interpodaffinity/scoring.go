@@ -135,15 +135,7 @@ func (pl *Plugin) Score(_ context.Context, cs *framework.CycleState, _ *corev1.P
 }
 
 func readPreScoreState(cs *framework.CycleState) (*preScoreState, error) {
-	d, err := cs.Read(preScoreStateKey)
-	if err != nil {
-		return nil, fmt.Errorf("%s: read pre-score state: %w", Name, err)
-	}
-	s, ok := d.(*preScoreState)
-	if !ok {
-		return nil, fmt.Errorf("%s: pre-score state is %T", Name, d)
-	}
-	return s, nil
+	return framework.ReadState[*preScoreState](cs, preScoreStateKey)
 }
 
 // ScoreExtensions returns the plugin, which normalizes its scores.

@@ -44,7 +44,7 @@ var (
 // New builds the plugin from Args (nil args: no added affinity).
 func New(raw json.RawMessage, h framework.Handle) (framework.Plugin, error) {
 	var args Args
-	if err := decodeArgs(raw, &args); err != nil {
+	if err := framework.DecodeArgs(Name, raw, &args); err != nil {
 		return nil, err
 	}
 	if err := args.Validate(); err != nil {
@@ -195,7 +195,7 @@ func (pl *NodeAffinity) ScoreExtensions() framework.ScoreExtensions { return pl 
 
 // NormalizeScore scales the sums so that the best node gets 100.
 func (*NodeAffinity) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *corev1.Pod, scores framework.NodeScoreList) *framework.Status {
-	normalize(framework.MaxNodeScore, false, scores)
+	framework.DefaultNormalizeScore(framework.MaxNodeScore, false, scores)
 	return nil
 }
 

@@ -31,7 +31,7 @@ var (
 // (nil args: cpu and memory).
 func NewBalancedAllocation(raw json.RawMessage, h framework.Handle) (framework.Plugin, error) {
 	var args BalancedAllocationArgs
-	if err := decodeArgs(BalancedAllocationName, raw, &args); err != nil {
+	if err := framework.DecodeArgs(BalancedAllocationName, raw, &args); err != nil {
 		return nil, err
 	}
 	args.Default()

@@ -43,7 +43,7 @@ var (
 // NewFit builds NodeResourcesFit from FitArgs (nil args: defaults).
 func NewFit(raw json.RawMessage, h framework.Handle) (framework.Plugin, error) {
 	var args FitArgs
-	if err := decodeArgs(FitName, raw, &args); err != nil {
+	if err := framework.DecodeArgs(FitName, raw, &args); err != nil {
 		return nil, err
 	}
 	args.Default()

@@ -32,7 +32,7 @@ var (
 
 // New builds the plugin; it takes no arguments.
 func New(args json.RawMessage, _ framework.Handle) (framework.Plugin, error) {
-	if err := decodeArgs(args, &struct{}{}); err != nil {
+	if err := framework.DecodeArgs(Name, args, &struct{}{}); err != nil {
 		return nil, err
 	}
 	return &NodeUnschedulable{}, nil

@@ -200,15 +200,7 @@ func (pl *Plugin) updateWithPod(cs *framework.CycleState, updated, preemptor *co
 }
 
 func readPreFilterState(cs *framework.CycleState) (*preFilterState, error) {
-	d, err := cs.Read(preFilterStateKey)
-	if err != nil {
-		return nil, fmt.Errorf("%s: read pre-filter state: %w", Name, err)
-	}
-	s, ok := d.(*preFilterState)
-	if !ok {
-		return nil, fmt.Errorf("%s: pre-filter state is %T", Name, d)
-	}
-	return s, nil
+	return framework.ReadState[*preFilterState](cs, preFilterStateKey)
 }
 
 // Filter admits the node when, for every constraint, the pods matching in

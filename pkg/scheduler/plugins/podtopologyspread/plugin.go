@@ -1,7 +1,6 @@
 package podtopologyspread
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,8 +107,8 @@ var (
 // New builds the plugin from its JSON arguments (nil for the defaults).
 func New(args json.RawMessage, h framework.Handle) (framework.Plugin, error) {
 	a := Args{DefaultingType: SystemDefaulting}
-	if err := decodeStrict(args, &a); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
+	if err := framework.DecodeArgs(Name, args, &a); err != nil {
+		return nil, err
 	}
 	if err := a.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: invalid args: %w", Name, err)
@@ -120,24 +119,6 @@ func New(args json.RawMessage, h framework.Handle) (framework.Plugin, error) {
 		pl.systemDefaulted = true
 	}
 	return pl, nil
-}
-
-// decodeStrict decodes raw into v, failing on unknown fields; empty raw
-// (or JSON null) leaves v as it is.
-func decodeStrict(raw json.RawMessage, v any) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("decode args: %w", err)
-	}
-	if dec.More() {
-		return errors.New("decode args: trailing data")
-	}
-	return nil
 }
 
 // Name returns Name.

@@ -1,9 +1,7 @@
 package queuesort
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 
 	corev1 "platform.io/client/api/core/v1"
 
@@ -20,8 +18,8 @@ var _ framework.QueueSortPlugin = PrioritySort{}
 
 // New builds the plugin; it takes no arguments.
 func New(args json.RawMessage, _ framework.Handle) (framework.Plugin, error) {
-	if a := bytes.TrimSpace(args); len(a) > 0 && !bytes.Equal(a, []byte("null")) && !bytes.Equal(a, []byte("{}")) {
-		return nil, fmt.Errorf("%s takes no arguments, got %s", Name, a)
+	if err := framework.DecodeArgs(Name, args, &struct{}{}); err != nil {
+		return nil, err
 	}
 	return PrioritySort{}, nil
 }

@@ -1,10 +1,8 @@
 package selectorspread
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	corev1 "platform.io/client/api/core/v1"
@@ -47,16 +45,8 @@ var (
 
 // New builds the plugin; args must be empty (nil, null or {}).
 func New(args json.RawMessage, h framework.Handle) (framework.Plugin, error) {
-	if raw := bytes.TrimSpace(args); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		var a Args
-		if err := dec.Decode(&a); err != nil {
-			return nil, fmt.Errorf("%s: decode args: %w", Name, err)
-		}
-		if dec.More() {
-			return nil, fmt.Errorf("%s: decode args: %w", Name, errors.New("trailing data"))
-		}
+	if err := framework.DecodeArgs(Name, args, &Args{}); err != nil {
+		return nil, err
 	}
 	return &Plugin{h: h}, nil
 }
@@ -113,15 +103,7 @@ func (pl *Plugin) Score(_ context.Context, cs *framework.CycleState, pod *corev1
 }
 
 func readState(cs *framework.CycleState) (*preScoreState, error) {
-	d, err := cs.Read(preScoreStateKey)
-	if err != nil {
-		return nil, fmt.Errorf("%s: read pre-score state: %w", Name, err)
-	}
-	s, ok := d.(*preScoreState)
-	if !ok {
-		return nil, fmt.Errorf("%s: pre-score state is %T", Name, d)
-	}
-	return s, nil
+	return framework.ReadState[*preScoreState](cs, preScoreStateKey)
 }
 
 // ScoreExtensions returns the plugin, which normalizes its scores.

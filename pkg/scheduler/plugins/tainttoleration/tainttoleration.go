@@ -30,7 +30,7 @@ var (
 
 // New builds the plugin; it takes no arguments.
 func New(args json.RawMessage, h framework.Handle) (framework.Plugin, error) {
-	if err := decodeArgs(args, &struct{}{}); err != nil {
+	if err := framework.DecodeArgs(Name, args, &struct{}{}); err != nil {
 		return nil, err
 	}
 	return &TaintToleration{h: h}, nil
@@ -116,7 +116,7 @@ func (pl *TaintToleration) ScoreExtensions() framework.ScoreExtensions { return 
 // NormalizeScore maps counts to [0, 100], reversed: the node with the most
 // untolerated soft taints gets 0, nodes with none get 100.
 func (*TaintToleration) NormalizeScore(_ context.Context, _ *framework.CycleState, _ *corev1.Pod, scores framework.NodeScoreList) *framework.Status {
-	normalize(framework.MaxNodeScore, true, scores)
+	framework.DefaultNormalizeScore(framework.MaxNodeScore, true, scores)
 	return nil
 }
 
