@@ -8,6 +8,7 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 
 	"platform.io/platform/pkg/scheduler/framework"
+	"platform.io/platform/pkg/scheduler/plugins/internal/topology"
 )
 
 // The reasons Filter gives, as upstream words them.
@@ -19,11 +20,8 @@ const (
 
 const preFilterStateKey framework.StateKey = "PreFilter" + Name
 
-// topologyPair is one domain: a topology key and one of its values.
-type topologyPair struct{ key, value string }
-
 // topologyToMatchedTermCount counts, per domain, the (pod, term) matches.
-type topologyToMatchedTermCount map[topologyPair]int64
+type topologyToMatchedTermCount map[topology.Pair]int64
 
 func (m topologyToMatchedTermCount) merge(o topologyToMatchedTermCount) {
 	for k, v := range o {
@@ -32,11 +30,10 @@ func (m topologyToMatchedTermCount) merge(o topologyToMatchedTermCount) {
 }
 
 func (m topologyToMatchedTermCount) add(key string, node *corev1.Node, delta int64) {
-	v, ok := node.Labels[key]
+	p, ok := topology.NodePair(node, key)
 	if !ok {
 		return
 	}
-	p := topologyPair{key, v}
 	m[p] += delta
 	if m[p] == 0 {
 		delete(m, p)
@@ -241,7 +238,7 @@ func (pl *Plugin) satisfiesAffinity(s *preFilterState, node *corev1.Node) bool {
 		if !ok {
 			return false
 		}
-		if s.affinityCounts[topologyPair{t.TopologyKey, v}] <= 0 {
+		if s.affinityCounts[topology.Pair{Key: t.TopologyKey, Value: v}] <= 0 {
 			podsExist = false
 		}
 	}
@@ -259,7 +256,7 @@ func satisfiesAntiAffinity(s *preFilterState, node *corev1.Node) bool {
 	}
 	for i := range s.podInfo.RequiredAntiAffinityTerms {
 		t := &s.podInfo.RequiredAntiAffinityTerms[i]
-		if v, ok := node.Labels[t.TopologyKey]; ok && s.antiAffinityCounts[topologyPair{t.TopologyKey, v}] > 0 {
+		if v, ok := node.Labels[t.TopologyKey]; ok && s.antiAffinityCounts[topology.Pair{Key: t.TopologyKey, Value: v}] > 0 {
 			return false
 		}
 	}
@@ -273,7 +270,7 @@ func satisfiesExistingAntiAffinity(s *preFilterState, node *corev1.Node) bool {
 		return true
 	}
 	for k, v := range node.Labels {
-		if s.existingAntiAffinityCounts[topologyPair{k, v}] > 0 {
+		if s.existingAntiAffinityCounts[topology.Pair{Key: k, Value: v}] > 0 {
 			return false
 		}
 	}

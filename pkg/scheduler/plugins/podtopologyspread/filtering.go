@@ -8,6 +8,7 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 
 	"platform.io/platform/pkg/scheduler/framework"
+	"platform.io/platform/pkg/scheduler/plugins/internal/topology"
 )
 
 // The reasons Filter gives, as upstream words them.
@@ -17,9 +18,6 @@ const (
 )
 
 const preFilterStateKey framework.StateKey = "PreFilter" + Name
-
-// topologyPair is one domain: a topology key and one of its values.
-type topologyPair struct{ key, value string }
 
 // criticalPaths holds the two domains of a key with the fewest matching
 // pods, [0] having no more than [1]; enough to know the minimum after
@@ -64,7 +62,7 @@ type preFilterState struct {
 	// domains counts the eligible domains per topology key.
 	domains map[string]int
 	// matchNum counts the matching pods per eligible domain.
-	matchNum map[topologyPair]int
+	matchNum map[topology.Pair]int
 }
 
 // Clone returns a deep copy.
@@ -76,7 +74,7 @@ func (s *preFilterState) Clone() framework.StateData {
 		constraints:   s.constraints,
 		criticalPaths: make(map[string]*criticalPaths, len(s.criticalPaths)),
 		domains:       s.domains,
-		matchNum:      make(map[topologyPair]int, len(s.matchNum)),
+		matchNum:      make(map[topology.Pair]int, len(s.matchNum)),
 	}
 	for k, p := range s.criticalPaths {
 		cp := *p
@@ -142,7 +140,7 @@ func (pl *Plugin) calPreFilterState(ctx context.Context, pod *corev1.Pod) *preFi
 		constraints:   constraints,
 		criticalPaths: make(map[string]*criticalPaths, len(constraints)),
 		domains:       make(map[string]int, len(constraints)),
-		matchNum:      map[topologyPair]int{},
+		matchNum:      map[topology.Pair]int{},
 	}
 	for i, counts := range perNode {
 		for j, n := range counts {
@@ -150,17 +148,17 @@ func (pl *Plugin) calPreFilterState(ctx context.Context, pod *corev1.Pod) *preFi
 				continue
 			}
 			key := constraints[j].TopologyKey
-			s.matchNum[topologyPair{key, nodes[i].Node().Labels[key]}] += n
+			s.matchNum[topology.Pair{Key: key, Value: nodes[i].Node().Labels[key]}] += n
 		}
 	}
 	for p := range s.matchNum {
-		s.domains[p.key]++
+		s.domains[p.Key]++
 	}
 	for i := range constraints {
 		s.criticalPaths[constraints[i].TopologyKey] = newCriticalPaths()
 	}
 	for p, n := range s.matchNum {
-		s.criticalPaths[p.key].update(p.value, n)
+		s.criticalPaths[p.Key].update(p.Value, n)
 	}
 	return s
 }
@@ -192,9 +190,9 @@ func (pl *Plugin) updateWithPod(cs *framework.CycleState, updated, preemptor *co
 		if !c.matches(updated) || !c.includesNode(preemptor, node) {
 			continue
 		}
-		p := topologyPair{c.TopologyKey, node.Labels[c.TopologyKey]}
+		p := topology.Pair{Key: c.TopologyKey, Value: node.Labels[c.TopologyKey]}
 		s.matchNum[p] += delta
-		s.criticalPaths[p.key].update(p.value, s.matchNum[p])
+		s.criticalPaths[p.Key].update(p.Value, s.matchNum[p])
 	}
 	return nil
 }
@@ -230,7 +228,7 @@ func (pl *Plugin) Filter(_ context.Context, cs *framework.CycleState, pod *corev
 		if c.matches(pod) {
 			self = 1
 		}
-		if s.matchNum[topologyPair{c.TopologyKey, v}]+self-minNum > int(c.MaxSkew) {
+		if s.matchNum[topology.Pair{Key: c.TopologyKey, Value: v}]+self-minNum > int(c.MaxSkew) {
 			return framework.NewStatus(framework.Unschedulable, ErrReasonConstraintsNotMatch)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 
 	"platform.io/platform/pkg/scheduler/framework"
+	"platform.io/platform/pkg/scheduler/plugins/internal/topology"
 )
 
 const (
@@ -23,7 +24,7 @@ type preScoreState struct {
 	ignoredNodes map[string]bool
 	// podCounts counts matching pods per domain of the candidate nodes;
 	// hostname domains are counted in Score instead.
-	podCounts map[topologyPair]*int64
+	podCounts map[topology.Pair]*int64
 	// weights: log(domains+2) per constraint, so that the counts of small
 	// topologies are not drowned by those of big ones.
 	weights []float64
@@ -41,7 +42,7 @@ func (pl *Plugin) PreScore(ctx context.Context, cs *framework.CycleState, pod *c
 	if len(filtered) == 0 || len(all) == 0 {
 		return framework.NewStatus(framework.Skip)
 	}
-	s := &preScoreState{ignoredNodes: map[string]bool{}, podCounts: map[topologyPair]*int64{}}
+	s := &preScoreState{ignoredNodes: map[string]bool{}, podCounts: map[topology.Pair]*int64{}}
 	requireAll := len(pod.Spec.TopologySpreadConstraints) > 0 || !pl.systemDefaulted
 	s.constraints = pl.constraintsFor(pod, corev1.ScheduleAnyway)
 	if len(s.constraints) == 0 {
@@ -59,7 +60,7 @@ func (pl *Plugin) PreScore(ctx context.Context, cs *framework.CycleState, pod *c
 				continue
 			}
 			// A node without the key counts in the "" domain, as upstream.
-			if n := s.podCounts[topologyPair{c.TopologyKey, node.Labels[c.TopologyKey]}]; n != nil {
+			if n := s.podCounts[topology.Pair{Key: c.TopologyKey, Value: node.Labels[c.TopologyKey]}]; n != nil {
 				atomic.AddInt64(n, int64(c.countMatching(all[i].Pods, pod.Namespace)))
 			}
 		}
@@ -83,7 +84,7 @@ func (s *preScoreState) initDomains(filtered []*framework.NodeInfo, requireAll b
 			if key == LabelHostname {
 				continue
 			}
-			p := topologyPair{key, node.Labels[key]}
+			p := topology.Pair{Key: key, Value: node.Labels[key]}
 			if s.podCounts[p] == nil {
 				s.podCounts[p] = new(int64)
 				sizes[i]++
@@ -126,7 +127,7 @@ func (pl *Plugin) Score(_ context.Context, cs *framework.CycleState, pod *corev1
 		var n int64
 		if c.TopologyKey == LabelHostname {
 			n = int64(c.countMatching(ni.Pods, pod.Namespace))
-		} else if p := s.podCounts[topologyPair{c.TopologyKey, v}]; p != nil {
+		} else if p := s.podCounts[topology.Pair{Key: c.TopologyKey, Value: v}]; p != nil {
 			n = *p
 		}
 		score += float64(n)*s.weights[i] + float64(c.MaxSkew-1)
