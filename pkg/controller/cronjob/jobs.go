@@ -13,6 +13,8 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/controller/internal/podcontrol"
 )
 
 // JobName is the name of the Job of cj's slot at t: the CronJob's name and
@@ -36,7 +38,7 @@ func (r *reconciler) start(ctx context.Context, cj *batchv1.CronJob, t time.Time
 		if err != nil {
 			return fmt.Errorf("get job %s/%s: %w", job.Namespace, job.Name, err)
 		}
-		if ref := controllerRef(out.OwnerReferences); ref == nil || ref.UID != cj.UID {
+		if ref := podcontrol.ControllerOf(&out.ObjectMeta); ref == nil || ref.UID != cj.UID {
 			r.rec.Eventf(cronJobRef(cj), corev1.EventTypeWarning, "FailedCreate", "Error creating job: %s exists and is not controlled by this cronjob", job.Name)
 			return fmt.Errorf("job %s/%s exists and is not controlled by cronjob %s", job.Namespace, job.Name, cj.Name)
 		}
@@ -163,15 +165,6 @@ func removeActive(cj *batchv1.CronJob, uid meta.UID) {
 	if len(cj.Status.Active) == 0 {
 		cj.Status.Active = nil
 	}
-}
-
-func controllerRef(refs []meta.OwnerReference) *meta.OwnerReference {
-	for i := range refs {
-		if c := refs[i].Controller; c != nil && *c {
-			return &refs[i]
-		}
-	}
-	return nil
 }
 
 // cronJobRef is the involved object of the CronJob's events.

@@ -18,6 +18,8 @@ import (
 	ctrl "platform.io/client/controller"
 	"platform.io/client/informer"
 	"platform.io/client/record"
+
+	"platform.io/platform/pkg/controller/internal/podcontrol"
 )
 
 // ScheduledTimestampAnnotation records on each Job the slot it runs for,
@@ -92,7 +94,7 @@ func (r *reconciler) ownedJobs(cj *batchv1.CronJob) ([]*batchv1.Job, error) {
 	}
 	var out []*batchv1.Job
 	for _, j := range all {
-		if ref := controllerRef(j.OwnerReferences); ref != nil && ref.UID == cj.UID {
+		if ref := podcontrol.ControllerOf(&j.ObjectMeta); ref != nil && ref.UID == cj.UID {
 			out = append(out, j)
 		}
 	}

@@ -343,10 +343,10 @@ func TestBackoff(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	o := NewOptions()
-	if o.ConcurrentSyncs != 2 || len(o.Validate()) != 0 {
+	if o.Workers != 2 || len(o.Validate()) != 0 {
 		t.Errorf("defaults %+v", o)
 	}
-	o.ConcurrentSyncs = -1
+	o.Workers = -1
 	if errs := o.Validate(); len(errs) != 1 {
 		t.Errorf("negative workers: %v", errs)
 	}

@@ -1,12 +1,8 @@
 package daemonset
 
 import (
-	"context"
 	"fmt"
 	"time"
-
-	"github.com/spf13/pflag"
-	"go.uber.org/zap"
 
 	appsv1 "platform.io/client/api/apps/v1"
 	"platform.io/client/client"
@@ -20,42 +16,18 @@ import (
 // Name is the loop's name in --controllers.
 const Name = "daemonset"
 
-// Options are the loop's flags.
-type Options struct {
-	// ConcurrentSyncs is how many DaemonSets are synced at once.
-	ConcurrentSyncs int
-}
+// Options are the loop's flags: --concurrent-daemonset-syncs, the DaemonSets synced at once.
+type Options struct{ controller.Syncs }
 
 // NewOptions returns the defaults.
-func NewOptions() *Options { return &Options{ConcurrentSyncs: 2} }
-
-// AddFlags adds the loop's flags to fs.
-func (o *Options) AddFlags(fs *pflag.FlagSet) {
-	fs.IntVar(&o.ConcurrentSyncs, "concurrent-daemonset-syncs", o.ConcurrentSyncs,
-		"The number of daemonset objects that are allowed to sync concurrently. Larger number = more responsive daemonsets, but more CPU (and network) load")
-}
-
-// Validate checks the flags.
-func (o *Options) Validate() []error {
-	if o.ConcurrentSyncs < 1 {
-		return []error{fmt.Errorf("--concurrent-daemonset-syncs must be at least 1, got %d", o.ConcurrentSyncs)}
-	}
-	return nil
+func NewOptions() *Options {
+	return &Options{controller.NewSyncs("concurrent-daemonset-syncs", 2,
+		"The number of daemonset objects that are allowed to sync concurrently. Larger number = more responsive daemonsets, but more CPU (and network) load")}
 }
 
 // Descriptor registers the loop with the controller manager.
 func Descriptor() controller.Descriptor {
-	return controller.Descriptor{
-		Name:       Name,
-		NewOptions: func() controller.Options { return NewOptions() },
-		New: func(c controller.Context, opts controller.Options) (run.Runnable, error) {
-			o, ok := opts.(*Options)
-			if !ok {
-				return nil, fmt.Errorf("daemonset: options of type %T", opts)
-			}
-			return New(c, o)
-		},
-	}
+	return controller.Register(Name, NewOptions, New)
 }
 
 // New declares the informers the loop reads (DaemonSets, pods, nodes,
@@ -88,10 +60,7 @@ func New(c controller.Context, o *Options) (run.Runnable, error) {
 		backoff:      newBackoff(time.Now),
 		now:          time.Now,
 	}
-	loop, err := ctrl.New(r, ctrl.Options{
-		Name: Name, Workers: o.ConcurrentSyncs, MetricsProvider: c.Queues,
-		OnError: func(key string, err error) { lg.Info("sync failed", zap.String("key", key), zap.Error(err)) },
-	})
+	loop, err := c.NewLoop(Name, r, o.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("daemonset: %w", err)
 	}
@@ -109,7 +78,7 @@ func New(c controller.Context, o *Options) (run.Runnable, error) {
 			return nil, fmt.Errorf("daemonset: %w", err)
 		}
 	}
-	return run.Func(func(ctx context.Context) error { return loop.Run(ctx) }), nil
+	return loop, nil
 }
 
 // ownerOf is ds as the owner of its pods and revisions.

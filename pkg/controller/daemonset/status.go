@@ -2,15 +2,12 @@ package daemonset
 
 import (
 	"context"
-	"fmt"
-	"reflect"
 	"time"
 
 	appsv1 "platform.io/client/api/apps/v1"
 	corev1 "platform.io/client/api/core/v1"
-	apierrors "platform.io/client/api/errors"
-	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/controller"
 	"platform.io/platform/pkg/controller/internal/history"
 	"platform.io/platform/pkg/controller/internal/podcontrol"
 )
@@ -67,17 +64,5 @@ func computeStatus(v view, cc *int32) (appsv1.DaemonSetStatus, time.Duration) {
 
 // writeStatus saves st unless the DaemonSet already has it.
 func (r *Reconciler) writeStatus(ctx context.Context, ds *appsv1.DaemonSet, st appsv1.DaemonSetStatus) error {
-	if reflect.DeepEqual(ds.Status, st) {
-		return nil
-	}
-	cp := *ds
-	cp.Status = st
-	_, err := r.clients.DaemonSets.Namespace(ds.Namespace).UpdateStatus(ctx, &cp, meta.WriteOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("update status: %w", err)
-	}
-	return nil
+	return controller.WriteStatus(ctx, r.clients.DaemonSets, ds, func(ds *appsv1.DaemonSet) *appsv1.DaemonSetStatus { return &ds.Status }, st)
 }

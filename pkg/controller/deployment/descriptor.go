@@ -1,12 +1,10 @@
 package deployment
 
 import (
-	"context"
 	"fmt"
 	"time"
 
 	"github.com/spf13/pflag"
-	"go.uber.org/zap"
 
 	appsv1 "platform.io/client/api/apps/v1"
 	"platform.io/client/client"
@@ -21,30 +19,33 @@ const Name = "deployment"
 
 // Options are the loop's flags.
 type Options struct {
-	// ConcurrentSyncs is how many Deployments are synced at once.
-	ConcurrentSyncs int
+	// Syncs is --concurrent-deployment-syncs, the Deployments synced at
+	// once.
+	controller.Syncs
 	// SyncPeriod is how often every Deployment is synced even when nothing
 	// changed.
 	SyncPeriod time.Duration
 }
 
 // NewOptions returns the defaults.
-func NewOptions() *Options { return &Options{ConcurrentSyncs: 5, SyncPeriod: 30 * time.Second} }
+func NewOptions() *Options {
+	return &Options{
+		Syncs: controller.NewSyncs("concurrent-deployment-syncs", 5,
+			"The number of deployment objects that are allowed to sync concurrently. Larger number = more responsive deployments, but more CPU (and network) load"),
+		SyncPeriod: 30 * time.Second,
+	}
+}
 
 // AddFlags adds the loop's flags to fs.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
-	fs.IntVar(&o.ConcurrentSyncs, "concurrent-deployment-syncs", o.ConcurrentSyncs,
-		"The number of deployment objects that are allowed to sync concurrently. Larger number = more responsive deployments, but more CPU (and network) load")
+	o.Syncs.AddFlags(fs)
 	fs.DurationVar(&o.SyncPeriod, "deployment-controller-sync-period", o.SyncPeriod,
 		"Period for syncing the deployments.")
 }
 
 // Validate checks the flags.
 func (o *Options) Validate() []error {
-	var errs []error
-	if o.ConcurrentSyncs < 1 {
-		errs = append(errs, fmt.Errorf("--concurrent-deployment-syncs must be at least 1, got %d", o.ConcurrentSyncs))
-	}
+	errs := o.Syncs.Validate()
 	if o.SyncPeriod < time.Second {
 		errs = append(errs, fmt.Errorf("--deployment-controller-sync-period must be at least 1s, got %v", o.SyncPeriod))
 	}
@@ -53,17 +54,7 @@ func (o *Options) Validate() []error {
 
 // Descriptor registers the loop with the controller manager.
 func Descriptor() controller.Descriptor {
-	return controller.Descriptor{
-		Name:       Name,
-		NewOptions: func() controller.Options { return NewOptions() },
-		New: func(c controller.Context, opts controller.Options) (run.Runnable, error) {
-			o, ok := opts.(*Options)
-			if !ok {
-				return nil, fmt.Errorf("deployment: options of type %T", opts)
-			}
-			return New(c, o)
-		},
-	}
+	return controller.Register(Name, NewOptions, New)
 }
 
 // New declares the informers the loop reads (Deployments, ReplicaSets,
@@ -81,9 +72,8 @@ func New(c controller.Context, o *Options) (run.Runnable, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deployment: %w", err)
 	}
-	lg := c.Logger.Named(Name)
 	r := &Reconciler{
-		lg:        lg,
+		lg:        c.Logger.Named(Name),
 		dLister:   dInf.Lister(),
 		rsLister:  rsInf.Lister(),
 		podLister: podInf.Lister(),
@@ -92,10 +82,7 @@ func New(c controller.Context, o *Options) (run.Runnable, error) {
 		rec:       c.Recorder,
 		now:       time.Now,
 	}
-	loop, err := ctrl.New(r, ctrl.Options{
-		Name: Name, Workers: o.ConcurrentSyncs, MetricsProvider: c.Queues,
-		OnError: func(key string, err error) { lg.Info("sync failed", zap.String("key", key), zap.Error(err)) },
-	})
+	loop, err := c.NewLoop(Name, r, o.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("deployment: %w", err)
 	}
@@ -109,5 +96,5 @@ func New(c controller.Context, o *Options) (run.Runnable, error) {
 	if _, err := podInf.AddEventHandler(h.podHandler()); err != nil {
 		return nil, fmt.Errorf("deployment: %w", err)
 	}
-	return run.Func(func(ctx context.Context) error { return loop.Run(ctx) }), nil
+	return loop, nil
 }

@@ -112,10 +112,10 @@ func TestRevisions(t *testing.T) {
 
 func TestOptionsValidate(t *testing.T) {
 	o := NewOptions()
-	if errs := o.Validate(); len(errs) != 0 || o.ConcurrentSyncs != 5 || o.SyncPeriod != 30*time.Second {
+	if errs := o.Validate(); len(errs) != 0 || o.Workers != 5 || o.SyncPeriod != 30*time.Second {
 		t.Fatalf("defaults %+v: %v", o, errs)
 	}
-	o.ConcurrentSyncs, o.SyncPeriod = 0, 0
+	o.Workers, o.SyncPeriod = 0, 0
 	if errs := o.Validate(); len(errs) != 2 {
 		t.Errorf("invalid options: %v", errs)
 	}

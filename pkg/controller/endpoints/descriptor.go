@@ -4,56 +4,32 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/spf13/pflag"
-	"go.uber.org/zap"
-
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/labels"
 	"platform.io/client/client"
 	ctrl "platform.io/client/controller"
 	"platform.io/client/informer"
 
-	"platform.io/platform/pkg/component/run"
 	"platform.io/platform/pkg/controller"
 )
 
 // Name is the loop's name in --controllers.
 const Name = "endpoint"
 
-// Options are the loop's flags.
-type Options struct {
-	ConcurrentSyncs int
-}
+// Options are the loop's flags: --concurrent-endpoint-syncs.
+type Options struct{ controller.Syncs }
 
 // NewOptions returns the defaults: 5 workers.
-func NewOptions() *Options { return &Options{ConcurrentSyncs: 5} }
-
-// AddFlags registers --concurrent-endpoint-syncs.
-func (o *Options) AddFlags(fs *pflag.FlagSet) {
-	fs.IntVar(&o.ConcurrentSyncs, "concurrent-endpoint-syncs", o.ConcurrentSyncs, "The number of endpoint syncing operations that will be done concurrently.")
-}
-
-// Validate checks the flags.
-func (o *Options) Validate() []error {
-	if o.ConcurrentSyncs < 1 {
-		return []error{fmt.Errorf("--concurrent-endpoint-syncs: %d must be at least 1", o.ConcurrentSyncs)}
-	}
-	return nil
+func NewOptions() *Options {
+	return &Options{controller.NewSyncs("concurrent-endpoint-syncs", 5,
+		"The number of endpoint syncing operations that will be done concurrently.")}
 }
 
 // Descriptor registers the loop.
 func Descriptor() controller.Descriptor {
-	return controller.Descriptor{
-		Name:       Name,
-		NewOptions: func() controller.Options { return NewOptions() },
-		New: func(c controller.Context, opts controller.Options) (run.Runnable, error) {
-			o, ok := opts.(*Options)
-			if !ok {
-				return nil, fmt.Errorf("%s: options of type %T", Name, opts)
-			}
-			return New(c, *o)
-		},
-	}
+	return controller.Register(Name, NewOptions, func(c controller.Context, o *Options) (*ctrl.Controller, error) {
+		return New(c, *o)
+	})
 }
 
 // New builds the loop on c's informers.
@@ -72,11 +48,7 @@ func New(c controller.Context, opts Options) (*ctrl.Controller, error) {
 	}
 	r := &reconciler{services: services.Lister(), pods: pods.Lister(), endpoints: eps.Lister(), clients: c.Clients,
 		rec: c.Recorder, triggers: newTriggerTracker()}
-	lg := c.Logger.Named(Name)
-	loop, err := ctrl.New(r, ctrl.Options{Name: Name, Workers: opts.ConcurrentSyncs, MetricsProvider: c.Queues,
-		OnError: func(key string, err error) {
-			lg.Info("Sync failed, will retry", zap.String("service", key), zap.Error(err))
-		}})
+	loop, err := c.NewLoop(Name, r, opts.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}

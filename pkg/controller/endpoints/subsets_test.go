@@ -113,10 +113,10 @@ func TestTriggerTracker(t *testing.T) {
 
 func TestOptionsValidate(t *testing.T) {
 	o := NewOptions()
-	if o.ConcurrentSyncs != 5 || len(o.Validate()) != 0 {
+	if o.Workers != 5 || len(o.Validate()) != 0 {
 		t.Errorf("defaults %+v invalid: %v", o, o.Validate())
 	}
-	o.ConcurrentSyncs = 0
+	o.Workers = 0
 	if errs := o.Validate(); len(errs) != 1 {
 		t.Errorf("0 workers: %v", errs)
 	}

@@ -13,7 +13,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"platform.io/client/api/meta"
-	ctrl "platform.io/client/controller"
 
 	"platform.io/platform/pkg/component/run"
 	"platform.io/platform/pkg/controller"
@@ -31,44 +30,31 @@ const absentCacheSize = 500
 
 // Options are the loop's flags.
 type Options struct {
-	// ConcurrentGCSyncs is the number of workers of each queue.
-	ConcurrentGCSyncs int
+	// Syncs is --concurrent-gc-syncs, the workers of each queue.
+	controller.Syncs
 	// Enabled turns the collector on; off, it watches and deletes nothing.
 	Enabled bool
 }
 
 // NewOptions returns the defaults: 20 workers, enabled.
-func NewOptions() *Options { return &Options{ConcurrentGCSyncs: 20, Enabled: true} }
+func NewOptions() *Options {
+	return &Options{
+		Syncs: controller.NewSyncs("concurrent-gc-syncs", 20,
+			"The number of garbage collector workers that are allowed to sync concurrently."),
+		Enabled: true,
+	}
+}
 
 // AddFlags adds --concurrent-gc-syncs and --enable-garbage-collector.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
-	fs.IntVar(&o.ConcurrentGCSyncs, "concurrent-gc-syncs", o.ConcurrentGCSyncs,
-		"The number of garbage collector workers that are allowed to sync concurrently.")
+	o.Syncs.AddFlags(fs)
 	fs.BoolVar(&o.Enabled, "enable-garbage-collector", o.Enabled,
 		"Enables the generic garbage collector. Deletions with propagation policy Foreground or Orphan wait for it.")
 }
 
-// Validate checks the worker count.
-func (o *Options) Validate() []error {
-	if o.ConcurrentGCSyncs < 1 {
-		return []error{fmt.Errorf("--concurrent-gc-syncs must be at least 1, got %d", o.ConcurrentGCSyncs)}
-	}
-	return nil
-}
-
 // Descriptor registers the garbage collector.
 func Descriptor() controller.Descriptor {
-	return controller.Descriptor{
-		Name:       Name,
-		NewOptions: func() controller.Options { return NewOptions() },
-		New: func(c controller.Context, opts controller.Options) (run.Runnable, error) {
-			o, ok := opts.(*Options)
-			if !ok {
-				return nil, fmt.Errorf("%s: options of type %T", Name, opts)
-			}
-			return New(c, o)
-		},
-	}
+	return controller.Register(Name, NewOptions, New)
 }
 
 // New declares an informer for every served resource but events, builds
@@ -86,16 +72,11 @@ func New(c controller.Context, o *Options) (run.Runnable, error) {
 			zap.String("resource", r.GroupResource().String()))
 	}
 	col := &collector{lg: lg, ops: table, rec: c.Recorder}
-	onError := func(key string, err error) {
-		lg.Info("garbage collector sync failed", zap.String("uid", key), zap.Error(err))
-	}
-	del, err := ctrl.New(deleter{col}, ctrl.Options{Name: "garbage_collector_attempt_to_delete",
-		Workers: o.ConcurrentGCSyncs, MetricsProvider: c.Queues, OnError: onError})
+	del, err := c.NewLoop("garbage_collector_attempt_to_delete", deleter{col}, o.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
-	orph, err := ctrl.New(orphaner{col}, ctrl.Options{Name: "garbage_collector_attempt_to_orphan",
-		Workers: o.ConcurrentGCSyncs, MetricsProvider: c.Queues, OnError: onError})
+	orph, err := c.NewLoop("garbage_collector_attempt_to_orphan", orphaner{col}, o.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}

@@ -57,8 +57,8 @@ func TestOptions(t *testing.T) {
 			t.Fatal(err)
 		}
 		errs := o.Validate()
-		if o.ConcurrentGCSyncs != tc.workers || o.Enabled != tc.enabled {
-			t.Errorf("%v: workers %d enabled %v", tc.args, o.ConcurrentGCSyncs, o.Enabled)
+		if o.Workers != tc.workers || o.Enabled != tc.enabled {
+			t.Errorf("%v: workers %d enabled %v", tc.args, o.Workers, o.Enabled)
 		}
 		if tc.err == "" && len(errs) > 0 || tc.err != "" && (len(errs) != 1 || !strings.Contains(errs[0].Error(), tc.err)) {
 			t.Errorf("%v: errors %v, want one naming %q", tc.args, errs, tc.err)

@@ -6,6 +6,8 @@ import (
 	batchv1 "platform.io/client/api/batch/v1"
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/controller/internal/podcontrol"
 )
 
 // Backoff between pod re-creations after failures: 10s doubling per
@@ -195,7 +197,7 @@ func readyCount(active, removed []*corev1.Pod) int32 {
 	}
 	var n int32
 	for _, pod := range active {
-		if !gone[pod] && podReady(pod) {
+		if !gone[pod] && podcontrol.IsPodReady(pod) {
 			n++
 		}
 	}

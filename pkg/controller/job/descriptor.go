@@ -4,54 +4,34 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/spf13/pflag"
-	"go.uber.org/zap"
-
 	batchv1 "platform.io/client/api/batch/v1"
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/client"
 	ctrl "platform.io/client/controller"
 	"platform.io/client/informer"
 
-	"platform.io/platform/pkg/component/run"
 	"platform.io/platform/pkg/controller"
+	"platform.io/platform/pkg/controller/internal/podcontrol"
 )
 
 // Name is the loop's name in --controllers.
 const Name = "job"
 
-// Options are the job loop's flags.
-type Options struct {
-	// Workers is --concurrent-job-syncs: Jobs synced at once.
-	Workers int
-}
+// Options are the job loop's flags: --concurrent-job-syncs, the Jobs
+// synced at once.
+type Options struct{ controller.Syncs }
 
 // NewOptions returns the flags at upstream's defaults.
-func NewOptions() *Options { return &Options{Workers: 5} }
-
-// AddFlags registers the loop's flags on fs.
-func (o *Options) AddFlags(fs *pflag.FlagSet) {
-	fs.IntVar(&o.Workers, "concurrent-job-syncs", o.Workers,
-		"The number of job objects that are allowed to sync concurrently. Larger number = more responsive jobs, but more CPU (and network) load.")
-}
-
-// Validate reports invalid flag values.
-func (o *Options) Validate() []error {
-	if o.Workers < 1 {
-		return []error{fmt.Errorf("--concurrent-job-syncs must be at least 1, got %d", o.Workers)}
-	}
-	return nil
+func NewOptions() *Options {
+	return &Options{controller.NewSyncs("concurrent-job-syncs", 5,
+		"The number of job objects that are allowed to sync concurrently. Larger number = more responsive jobs, but more CPU (and network) load.")}
 }
 
 // Descriptor registers the loop with the controller manager.
 func Descriptor() controller.Descriptor {
-	return controller.Descriptor{
-		Name:       Name,
-		NewOptions: func() controller.Options { return NewOptions() },
-		New: func(c controller.Context, opts controller.Options) (run.Runnable, error) {
-			return New(c, opts.(*Options), time.Now)
-		},
-	}
+	return controller.Register(Name, NewOptions, func(c controller.Context, o *Options) (*ctrl.Controller, error) {
+		return New(c, o, time.Now)
+	})
 }
 
 // New declares the Job and Pod informers on c and returns the loop, which
@@ -68,14 +48,12 @@ func New(c controller.Context, opts *Options, now func() time.Time) (*ctrl.Contr
 	lg := c.Logger.Named(Name)
 	r := &reconciler{
 		lg: lg, jobs: jobs.Lister(), pods: pods.Lister(),
-		w:   clientWriter{c.Clients},
-		rec: c.Recorder, now: now,
+		control: podcontrol.New(lg, podcontrol.ClientWriter(c.Clients.Pods), c.Recorder),
+		w:       clientWriter{c.Clients},
+		rec:     c.Recorder, now: now,
 		exp: ctrl.NewExpectations(0, now),
 	}
-	loop, err := ctrl.New(r, ctrl.Options{
-		Name: Name, Workers: opts.Workers, MetricsProvider: c.Queues,
-		OnError: func(key string, err error) { lg.Info("sync failed", zap.String("job", key), zap.Error(err)) },
-	})
+	loop, err := c.NewLoop(Name, r, opts.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("job: %w", err)
 	}
@@ -120,7 +98,7 @@ func podHandler(exp *ctrl.Expectations, enqueue func(string)) informer.ResourceE
 
 // ownerKey is the key of the Job controlling p, if one does.
 func ownerKey(p *corev1.Pod) (string, bool) {
-	ref := controllerRef(p.OwnerReferences)
+	ref := podcontrol.ControllerOf(&p.ObjectMeta)
 	if ref == nil || ref.Kind != "Job" || ref.APIVersion != batchv1.SchemeGroupVersion.String() {
 		return "", false
 	}

@@ -19,24 +19,16 @@ import (
 	ctrl "platform.io/client/controller"
 	"platform.io/client/informer"
 	"platform.io/client/record"
+
+	"platform.io/platform/pkg/controller/internal/podcontrol"
 )
 
-// writer is what the loop writes through.
-type writer interface {
-	CreatePod(ctx context.Context, pod *corev1.Pod) (*corev1.Pod, error)
-	DeletePod(ctx context.Context, namespace, name string) error
+// statusWriter writes a Job's status.
+type statusWriter interface {
 	UpdateJobStatus(ctx context.Context, job *batchv1.Job) error
 }
 
 type clientWriter struct{ c *client.Set }
-
-func (w clientWriter) CreatePod(ctx context.Context, pod *corev1.Pod) (*corev1.Pod, error) {
-	return w.c.Pods.Namespace(pod.Namespace).Create(ctx, pod, meta.WriteOptions{})
-}
-
-func (w clientWriter) DeletePod(ctx context.Context, namespace, name string) error {
-	return w.c.Pods.Namespace(namespace).Delete(ctx, name, nil)
-}
 
 func (w clientWriter) UpdateJobStatus(ctx context.Context, job *batchv1.Job) error {
 	_, err := w.c.Jobs.Namespace(job.Namespace).UpdateStatus(ctx, job, meta.WriteOptions{})
@@ -49,7 +41,8 @@ type reconciler struct {
 	lg           *zap.Logger
 	jobs         informer.Lister[*batchv1.Job]
 	pods         informer.Lister[*corev1.Pod]
-	w            writer
+	control      *podcontrol.Control
+	w            statusWriter
 	rec          record.Recorder
 	exp          *ctrl.Expectations
 	now          func() time.Time
@@ -94,7 +87,7 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 			return ctrl.Result{}, errors.Join(append(errs, fmt.Errorf("update status of job %s: %w", key, err))...)
 		}
 		for _, e := range p.events {
-			r.rec.Eventf(jobRef(job), e.kind, e.reason, "%s", e.message)
+			r.rec.Eventf(ownerOf(job).Reference(), e.kind, e.reason, "%s", e.message)
 		}
 	}
 	return ctrl.Result{RequeueAfter: p.requeue}, errors.Join(errs...)
@@ -112,56 +105,30 @@ func (r *reconciler) ownedPods(job *batchv1.Job) ([]*corev1.Pod, error) {
 	}
 	var out []*corev1.Pod
 	for _, p := range all {
-		if ref := controllerRef(p.OwnerReferences); ref != nil && ref.UID == job.UID {
+		if podcontrol.IsControlledBy(&p.ObjectMeta, job.UID) {
 			out = append(out, p)
 		}
 	}
 	return out, nil
 }
 
-// createPods creates n pods in batches of 1, 2, 4, ..., stopping at the
-// first batch with a failure, and returns how many were created.
+// createPods creates n pods in slow-start batches of 1, 2, 4, ...,
+// stopping at the first batch with a failure, and returns how many were
+// created.
 func (r *reconciler) createPods(ctx context.Context, key string, job *batchv1.Job, n int) (int, error) {
 	if n == 0 {
 		return 0, nil
 	}
 	r.exp.Expect(key, n, 0)
-	created, batch := 0, 1
-	var errs []error
-	for created < n && len(errs) == 0 {
-		size := min(batch, n-created)
-		results := make(chan error, size)
-		for range size {
-			go func() { results <- r.createPod(ctx, job) }()
-		}
-		for range size {
-			if err := <-results; err != nil {
-				errs = append(errs, err)
-				r.exp.Observed(key, true)
-				continue
-			}
-			created++
-		}
-		batch *= 2
+	owner := ownerOf(job)
+	created, err := podcontrol.SlowStartBatch(n, 1, func() error {
+		_, err := r.control.CreatePod(ctx, &job.Spec.Template, owner, nil)
+		return err
+	})
+	for range n - created {
+		r.exp.Observed(key, true) // failed or never sent
 	}
-	for range n - created - len(errs) {
-		r.exp.Observed(key, true) // never sent
-	}
-	return created, errors.Join(errs...)
-}
-
-func (r *reconciler) createPod(ctx context.Context, job *batchv1.Job) error {
-	pod, err := newPod(job)
-	if err != nil {
-		return fmt.Errorf("pod of job %s/%s: %w", job.Namespace, job.Name, err)
-	}
-	out, err := r.w.CreatePod(ctx, pod)
-	if err != nil {
-		r.rec.Eventf(jobRef(job), corev1.EventTypeWarning, "FailedCreate", "Error creating: %v", err)
-		return fmt.Errorf("create pod of job %s/%s: %w", job.Namespace, job.Name, err)
-	}
-	r.rec.Eventf(jobRef(job), corev1.EventTypeNormal, "SuccessfulCreate", "Created pod: %s", out.Name)
-	return nil
+	return created, err
 }
 
 // deletePods deletes pods; one already gone counts as deleted.
@@ -170,27 +137,17 @@ func (r *reconciler) deletePods(ctx context.Context, key string, job *batchv1.Jo
 		return nil
 	}
 	r.exp.Expect(key, 0, len(pods))
+	owner := ownerOf(job)
 	var errs []error
 	for _, p := range pods {
-		err := r.w.DeletePod(ctx, p.Namespace, p.Name)
-		switch {
-		case apierrors.IsNotFound(err):
-			r.exp.Observed(key, false)
-		case err != nil:
-			r.exp.Observed(key, false)
-			r.rec.Eventf(jobRef(job), corev1.EventTypeWarning, "FailedDelete", "Error deleting: %v", err)
-			errs = append(errs, fmt.Errorf("delete pod %s/%s: %w", p.Namespace, p.Name, err))
-		default:
-			r.rec.Eventf(jobRef(job), corev1.EventTypeNormal, "SuccessfulDelete", "Deleted pod: %s", p.Name)
+		err := r.control.DeletePod(ctx, owner, p.Name)
+		if err == nil {
+			continue
+		}
+		r.exp.Observed(key, false)
+		if !apierrors.IsNotFound(err) {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// jobRef is the involved object of the job's events.
-func jobRef(job *batchv1.Job) *corev1.ObjectReference {
-	return &corev1.ObjectReference{
-		Kind: "Job", APIVersion: batchv1.SchemeGroupVersion.String(),
-		Namespace: job.Namespace, Name: job.Name, UID: job.UID, ResourceVersion: job.ResourceVersion,
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	"go.uber.org/zap"
 
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/client"
@@ -13,7 +12,6 @@ import (
 	"platform.io/client/informer"
 	"platform.io/client/workqueue"
 
-	"platform.io/platform/pkg/component/run"
 	"platform.io/platform/pkg/controller"
 )
 
@@ -22,31 +20,32 @@ const Name = "namespace"
 
 // Options are the loop's flags.
 type Options struct {
-	// ConcurrentNamespaceSyncs is the number of namespaces emptied at once.
-	ConcurrentNamespaceSyncs int
+	// Syncs is --concurrent-namespace-syncs, the namespaces emptied at
+	// once.
+	controller.Syncs
 	// SyncPeriod is how often every namespace is looked at again.
 	SyncPeriod time.Duration
 }
 
 // NewOptions returns the defaults: 10 workers, a 5m resync.
 func NewOptions() *Options {
-	return &Options{ConcurrentNamespaceSyncs: 10, SyncPeriod: 5 * time.Minute}
+	return &Options{
+		Syncs: controller.NewSyncs("concurrent-namespace-syncs", 10,
+			"The number of namespace objects that are allowed to sync concurrently. Larger number = more responsive namespace termination, but more CPU (and network) load"),
+		SyncPeriod: 5 * time.Minute,
+	}
 }
 
 // AddFlags adds --concurrent-namespace-syncs and --namespace-sync-period.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
-	fs.IntVar(&o.ConcurrentNamespaceSyncs, "concurrent-namespace-syncs", o.ConcurrentNamespaceSyncs,
-		"The number of namespace objects that are allowed to sync concurrently. Larger number = more responsive namespace termination, but more CPU (and network) load")
+	o.Syncs.AddFlags(fs)
 	fs.DurationVar(&o.SyncPeriod, "namespace-sync-period", o.SyncPeriod,
 		"The period for syncing namespace life-cycle updates")
 }
 
 // Validate checks the worker count and the period.
 func (o *Options) Validate() []error {
-	var errs []error
-	if o.ConcurrentNamespaceSyncs < 1 {
-		errs = append(errs, fmt.Errorf("--concurrent-namespace-syncs must be at least 1, got %d", o.ConcurrentNamespaceSyncs))
-	}
+	errs := o.Syncs.Validate()
 	if o.SyncPeriod <= 0 {
 		errs = append(errs, fmt.Errorf("--namespace-sync-period must be positive, got %v", o.SyncPeriod))
 	}
@@ -55,22 +54,12 @@ func (o *Options) Validate() []error {
 
 // Descriptor registers the namespace loop.
 func Descriptor() controller.Descriptor {
-	return controller.Descriptor{
-		Name:       Name,
-		NewOptions: func() controller.Options { return NewOptions() },
-		New: func(c controller.Context, opts controller.Options) (run.Runnable, error) {
-			o, ok := opts.(*Options)
-			if !ok {
-				return nil, fmt.Errorf("%s: options of type %T", Name, opts)
-			}
-			return New(c, o)
-		},
-	}
+	return controller.Register(Name, NewOptions, New)
 }
 
 // New declares the namespace informer, resynced every SyncPeriod, and
 // returns the worker loop.
-func New(c controller.Context, o *Options) (run.Runnable, error) {
+func New(c controller.Context, o *Options) (*ctrl.Controller, error) {
 	lg := c.Logger.Named(Name)
 	inf, err := client.Inform(c.Informers, c.Clients.Namespaces)
 	if err != nil {
@@ -86,10 +75,7 @@ func New(c controller.Context, o *Options) (run.Runnable, error) {
 		write:   apiWriter{c: c.Clients, rc: c.REST},
 		now:     time.Now,
 	}
-	loop, err := ctrl.New(r, ctrl.Options{Name: Name, Workers: o.ConcurrentNamespaceSyncs, RateLimiter: limiter,
-		MetricsProvider: c.Queues, OnError: func(key string, err error) {
-			lg.Info("namespace sync failed", zap.String("namespace", key), zap.Error(err))
-		}})
+	loop, err := c.NewLoopWith(r, ctrl.Options{Name: Name, Workers: o.Workers, RateLimiter: limiter})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}

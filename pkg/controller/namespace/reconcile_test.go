@@ -215,10 +215,10 @@ func TestMergeConditions(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	o := NewOptions()
-	if o.ConcurrentNamespaceSyncs != 10 || o.SyncPeriod != 5*time.Minute || len(o.Validate()) != 0 {
+	if o.Workers != 10 || o.SyncPeriod != 5*time.Minute || len(o.Validate()) != 0 {
 		t.Fatalf("defaults %+v: %v", o, o.Validate())
 	}
-	o.ConcurrentNamespaceSyncs, o.SyncPeriod = 0, 0
+	o.Workers, o.SyncPeriod = 0, 0
 	if errs := o.Validate(); len(errs) != 2 {
 		t.Fatalf("invalid options: %v", errs)
 	}

@@ -5,14 +5,11 @@ import (
 	"slices"
 	"time"
 
-	"go.uber.org/zap"
-
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/client"
 	ctrl "platform.io/client/controller"
 	"platform.io/client/informer"
 
-	"platform.io/platform/pkg/component/run"
 	"platform.io/platform/pkg/controller"
 )
 
@@ -24,17 +21,9 @@ const workers = 4
 
 // Descriptor registers the loop.
 func Descriptor() controller.Descriptor {
-	return controller.Descriptor{
-		Name:       Name,
-		NewOptions: func() controller.Options { return NewOptions() },
-		New: func(c controller.Context, opts controller.Options) (run.Runnable, error) {
-			o, ok := opts.(*Options)
-			if !ok {
-				return nil, fmt.Errorf("%s: options of type %T", Name, opts)
-			}
-			return New(c, *o, time.Now)
-		},
-	}
+	return controller.Register(Name, NewOptions, func(c controller.Context, o *Options) (*Controller, error) {
+		return New(c, *o, time.Now)
+	})
 }
 
 // New builds the loop on c's informers with the clock now.
@@ -63,15 +52,10 @@ func New(c controller.Context, opts Options, now func() time.Time) (*Controller,
 	store := pods.GetStore()
 	lc.nodes, lc.pods, lc.leases = nodes.Lister(), pods.Lister(), leases.Lister()
 	lc.podsOn = func(node string) ([]*corev1.Pod, error) { return store.ByIndex(indexPodsByNode, node) }
-	logErr := func(key string, err error) {
-		lc.lg.Info("Sync failed, will retry", zap.String("key", key), zap.Error(err))
-	}
-	if lc.podLoop, err = ctrl.New(ctrl.Func(lc.reconcilePod), ctrl.Options{Name: Name + "-pods", Workers: workers,
-		MetricsProvider: c.Queues, OnError: logErr}); err != nil {
+	if lc.podLoop, err = c.NewLoop(Name+"-pods", ctrl.Func(lc.reconcilePod), workers); err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
-	if lc.nodeLoop, err = ctrl.New(ctrl.Func(lc.reconcileNode), ctrl.Options{Name: Name + "-nodes", Workers: workers,
-		MetricsProvider: c.Queues, OnError: logErr}); err != nil {
+	if lc.nodeLoop, err = c.NewLoop(Name+"-nodes", ctrl.Func(lc.reconcileNode), workers); err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
 	if err := lc.handle(nodes, pods); err != nil {

@@ -11,7 +11,6 @@ import (
 	"platform.io/client/api/meta"
 	"platform.io/client/client"
 
-	"platform.io/platform/pkg/component/run"
 	"platform.io/platform/pkg/controller"
 )
 
@@ -61,13 +60,9 @@ func DefaultTiming() Timing {
 
 // Descriptor registers the loop with the controller manager.
 func Descriptor() controller.Descriptor {
-	return controller.Descriptor{
-		Name:       Name,
-		NewOptions: func() controller.Options { return NewOptions() },
-		New: func(c controller.Context, opts controller.Options) (run.Runnable, error) {
-			return New(c, opts.(*Options), DefaultTiming())
-		},
-	}
+	return controller.Register(Name, NewOptions, func(c controller.Context, o *Options) (*GC, error) {
+		return New(c, o, DefaultTiming())
+	})
 }
 
 // New declares the Pod and Node informers on c and returns the loop.

@@ -84,10 +84,10 @@ func TestPodsToDelete(t *testing.T) {
 
 func TestOptionsValidate(t *testing.T) {
 	o := NewOptions()
-	if o.ConcurrentSyncs != 5 || len(o.Validate()) != 0 {
+	if o.Workers != 5 || len(o.Validate()) != 0 {
 		t.Fatalf("defaults %+v", o)
 	}
-	o.ConcurrentSyncs = 0
+	o.Workers = 0
 	if errs := o.Validate(); len(errs) != 1 {
 		t.Errorf("zero workers accepted")
 	}

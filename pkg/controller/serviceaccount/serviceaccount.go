@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"go.uber.org/zap"
-
 	corev1 "platform.io/client/api/core/v1"
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
@@ -85,7 +83,6 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 // the worker loop: a namespace is visited when it is added or changes and
 // when its default account is deleted.
 func New(c controller.Context) (run.Runnable, error) {
-	lg := c.Logger.Named(Name)
 	nsInf, err := client.Inform(c.Informers, c.Clients.Namespaces)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
@@ -95,10 +92,7 @@ func New(c controller.Context) (run.Runnable, error) {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
 	r := &reconciler{namespaces: nsInf.Lister(), accounts: saInf.Lister(), write: apiCreator{c.Clients}}
-	loop, err := ctrl.New(r, ctrl.Options{Name: Name, Workers: 1, MetricsProvider: c.Queues,
-		OnError: func(key string, err error) {
-			lg.Info("service account sync failed", zap.String("namespace", key), zap.Error(err))
-		}})
+	loop, err := c.NewLoop(Name, r, 1)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}

@@ -230,10 +230,10 @@ func TestComputeStatus(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	o := NewOptions()
-	if o.ConcurrentSyncs != 5 || len(o.Validate()) != 0 {
+	if o.Workers != 5 || len(o.Validate()) != 0 {
 		t.Errorf("defaults %+v: %v", o, o.Validate())
 	}
-	o.ConcurrentSyncs = 0
+	o.Workers = 0
 	if errs := o.Validate(); len(errs) != 1 || !strings.Contains(errs[0].Error(), "--concurrent-statefulset-syncs") {
 		t.Errorf("zero workers: %v", errs)
 	}

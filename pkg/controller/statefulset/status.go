@@ -2,14 +2,12 @@ package statefulset
 
 import (
 	"context"
-	"fmt"
-	"reflect"
 	"time"
 
 	appsv1 "platform.io/client/api/apps/v1"
 	corev1 "platform.io/client/api/core/v1"
-	apierrors "platform.io/client/api/errors"
-	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/controller"
 )
 
 // computeStatus counts the set's pods as upstream does: every member pod
@@ -56,17 +54,5 @@ func computeStatus(set *appsv1.StatefulSet, pods []*corev1.Pod, rs *revisions, c
 
 // writeStatus saves st unless the set already has it.
 func (r *Reconciler) writeStatus(ctx context.Context, set *appsv1.StatefulSet, st appsv1.StatefulSetStatus) error {
-	if reflect.DeepEqual(set.Status, st) {
-		return nil
-	}
-	cp := *set
-	cp.Status = st
-	_, err := r.clients.StatefulSets.Namespace(set.Namespace).UpdateStatus(ctx, &cp, meta.WriteOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("update status: %w", err)
-	}
-	return nil
+	return controller.WriteStatus(ctx, r.clients.StatefulSets, set, func(set *appsv1.StatefulSet) *appsv1.StatefulSetStatus { return &set.Status }, st)
 }

@@ -5,53 +5,31 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/spf13/pflag"
-	"go.uber.org/zap"
-
 	batchv1 "platform.io/client/api/batch/v1"
 	"platform.io/client/api/meta"
 	"platform.io/client/client"
 	ctrl "platform.io/client/controller"
 
-	"platform.io/platform/pkg/component/run"
 	"platform.io/platform/pkg/controller"
 )
 
 // Name is the loop's name in --controllers.
 const Name = "ttl-after-finished"
 
-// Options are the loop's flags.
-type Options struct {
-	// Workers is --concurrent-ttl-after-finished-syncs.
-	Workers int
-}
+// Options are the loop's flags: --concurrent-ttl-after-finished-syncs.
+type Options struct{ controller.Syncs }
 
 // NewOptions returns the flags at upstream's defaults.
-func NewOptions() *Options { return &Options{Workers: 5} }
-
-// AddFlags registers the loop's flags on fs.
-func (o *Options) AddFlags(fs *pflag.FlagSet) {
-	fs.IntVar(&o.Workers, "concurrent-ttl-after-finished-syncs", o.Workers,
-		"The number of TTL-after-finished controller workers that are allowed to sync concurrently.")
-}
-
-// Validate reports invalid flag values.
-func (o *Options) Validate() []error {
-	if o.Workers < 1 {
-		return []error{fmt.Errorf("--concurrent-ttl-after-finished-syncs must be at least 1, got %d", o.Workers)}
-	}
-	return nil
+func NewOptions() *Options {
+	return &Options{controller.NewSyncs("concurrent-ttl-after-finished-syncs", 5,
+		"The number of TTL-after-finished controller workers that are allowed to sync concurrently.")}
 }
 
 // Descriptor registers the loop with the controller manager.
 func Descriptor() controller.Descriptor {
-	return controller.Descriptor{
-		Name:       Name,
-		NewOptions: func() controller.Options { return NewOptions() },
-		New: func(c controller.Context, opts controller.Options) (run.Runnable, error) {
-			return New(c, opts.(*Options), time.Now)
-		},
-	}
+	return controller.Register(Name, NewOptions, func(c controller.Context, o *Options) (*ctrl.Controller, error) {
+		return New(c, o, time.Now)
+	})
 }
 
 // New declares the Job informer on c and returns the loop, which reads the
@@ -61,12 +39,8 @@ func New(c controller.Context, opts *Options, now func() time.Time) (*ctrl.Contr
 	if err != nil {
 		return nil, fmt.Errorf("ttl-after-finished: %w", err)
 	}
-	lg := c.Logger.Named(Name)
 	r := &reconciler{jobs: jobs.Lister(), live: liveJobs{c.Clients}, now: now}
-	loop, err := ctrl.New(r, ctrl.Options{
-		Name: "ttl_jobs_to_delete", Workers: opts.Workers, MetricsProvider: c.Queues,
-		OnError: func(key string, err error) { lg.Info("sync failed", zap.String("job", key), zap.Error(err)) },
-	})
+	loop, err := c.NewLoop("ttl_jobs_to_delete", r, opts.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("ttl-after-finished: %w", err)
 	}

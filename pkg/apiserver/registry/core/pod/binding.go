@@ -37,7 +37,7 @@ func bind(ctx context.Context, s *registry.Store, namespace, name string, decode
 	if _, _, err := s.Update(ctx, namespace, name, transform, opts); err != nil {
 		return nil, err
 	}
-	return newSuccess(), nil
+	return registry.NewSuccess(http.StatusCreated, ""), nil
 }
 
 // decodeBinding reads a Binding body and checks it against the request URL.
@@ -103,21 +103,4 @@ func assign(pod *corev1.Pod, b *corev1.Binding) error {
 		pod.Annotations[k] = v
 	}
 	return nil
-}
-
-// success is the Status a binding answers with. It carries an unserialized
-// ObjectMeta only so that it satisfies meta.Object.
-type success struct {
-	meta.Status
-	objectMeta meta.ObjectMeta
-}
-
-func (s *success) GetObjectMeta() *meta.ObjectMeta { return &s.objectMeta }
-
-func newSuccess() *success {
-	return &success{Status: meta.Status{
-		TypeMeta: meta.TypeMeta{Kind: "Status", APIVersion: "v1"},
-		Status:   meta.StatusSuccess,
-		Code:     http.StatusCreated,
-	}}
 }

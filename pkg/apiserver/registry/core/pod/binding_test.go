@@ -126,7 +126,7 @@ func TestBindingPassesUpdateRules(t *testing.T) {
 }
 
 func TestSuccessStatus(t *testing.T) {
-	b, err := json.Marshal(newSuccess())
+	b, err := json.Marshal(registry.NewSuccess(http.StatusCreated, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
