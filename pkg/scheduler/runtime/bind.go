@@ -59,18 +59,9 @@ func (f *Framework) WaitOnPermit(ctx context.Context, pod *corev1.Pod) *framewor
 func (f *Framework) RunPreBindPlugins(ctx context.Context, state *framework.CycleState, pod *corev1.Pod, node string) (st *framework.Status) {
 	start := time.Now()
 	defer func() { f.observe(PreBind, start, st) }()
-	for _, pl := range f.preBind {
-		t := time.Now()
-		s := pl.PreBind(ctx, state, pod, node)
-		f.observePlugin(ctx, pl.Name(), PreBind, t, s)
-		if !s.IsSuccess() {
-			if s.IsRejected() {
-				return s.WithPlugin(pl.Name())
-			}
-			return pluginError(PreBind, pl.Name(), s)
-		}
-	}
-	return nil
+	return runInOrder(ctx, f, PreBind, f.preBind, func(pl framework.PreBindPlugin) *framework.Status {
+		return pl.PreBind(ctx, state, pod, node)
+	})
 }
 
 // errAllBindersSkipped is returned when no bind plugin took the pod.
@@ -88,10 +79,7 @@ func (f *Framework) RunBindPlugins(ctx context.Context, state *framework.CycleSt
 			continue
 		}
 		if !s.IsSuccess() {
-			if s.IsRejected() {
-				return s.WithPlugin(pl.Name())
-			}
-			return pluginError(Bind, pl.Name(), s)
+			return failure(Bind, pl.Name(), s)
 		}
 		return nil
 	}

@@ -192,40 +192,11 @@ func (f *Framework) expand(ns config.NamedSet, multi []config.Plugin, get func(s
 	return out, nil
 }
 
-func implements(point string, pl framework.Plugin) bool {
-	var ok bool
-	switch point {
-	case "queueSort":
-		_, ok = pl.(framework.QueueSortPlugin)
-	case "preFilter":
-		_, ok = pl.(framework.PreFilterPlugin)
-	case "filter":
-		_, ok = pl.(framework.FilterPlugin)
-	case "postFilter":
-		_, ok = pl.(framework.PostFilterPlugin)
-	case "preScore":
-		_, ok = pl.(framework.PreScorePlugin)
-	case "score":
-		_, ok = pl.(framework.ScorePlugin)
-	case "reserve":
-		_, ok = pl.(framework.ReservePlugin)
-	case "permit":
-		_, ok = pl.(framework.PermitPlugin)
-	case "preBind":
-		_, ok = pl.(framework.PreBindPlugin)
-	case "bind":
-		_, ok = pl.(framework.BindPlugin)
-	case "postBind":
-		_, ok = pl.(framework.PostBindPlugin)
-	}
-	return ok
-}
-
 // assign stores one point's plugins (already checked by implements).
 func (f *Framework) assign(point string, list []weighted) error {
 	for _, w := range list {
 		if point != "queueSort" {
-			f.assignOne(point, w)
+			extensionPoints[point].add(f, w)
 			continue
 		}
 		if f.queueSort != nil {
@@ -235,31 +206,6 @@ func (f *Framework) assign(point string, list []weighted) error {
 		f.queueSort = w.pl.(framework.QueueSortPlugin)
 	}
 	return nil
-}
-
-func (f *Framework) assignOne(point string, w weighted) {
-	switch point {
-	case "preFilter":
-		f.preFilter = append(f.preFilter, w.pl.(framework.PreFilterPlugin))
-	case "filter":
-		f.filter = append(f.filter, w.pl.(framework.FilterPlugin))
-	case "postFilter":
-		f.postFilter = append(f.postFilter, w.pl.(framework.PostFilterPlugin))
-	case "preScore":
-		f.preScore = append(f.preScore, w.pl.(framework.PreScorePlugin))
-	case "score":
-		f.score = append(f.score, scorePlugin{ScorePlugin: w.pl.(framework.ScorePlugin), weight: int64(max(w.weight, 1))})
-	case "reserve":
-		f.reserve = append(f.reserve, w.pl.(framework.ReservePlugin))
-	case "permit":
-		f.permit = append(f.permit, w.pl.(framework.PermitPlugin))
-	case "preBind":
-		f.preBind = append(f.preBind, w.pl.(framework.PreBindPlugin))
-	case "bind":
-		f.bind = append(f.bind, w.pl.(framework.BindPlugin))
-	case "postBind":
-		f.postBind = append(f.postBind, w.pl.(framework.PostBindPlugin))
-	}
 }
 
 // collectEvents records the events of the plugins that can reject pods.
@@ -293,43 +239,6 @@ func (f *Framework) HasScorePlugins() bool { return len(f.score) > 0 }
 
 // HasPostFilters reports post-filter plugins.
 func (f *Framework) HasPostFilters() bool { return len(f.postFilter) > 0 }
-
-// PluginNames lists the plugins per extension point, for logs and tests.
-func (f *Framework) PluginNames() map[string][]string {
-	out := map[string][]string{"queueSort": {f.queueSort.Name()}}
-	add := func(point string, pl framework.Plugin) { out[point] = append(out[point], pl.Name()) }
-	for _, p := range f.preFilter {
-		add("preFilter", p)
-	}
-	for _, p := range f.filter {
-		add("filter", p)
-	}
-	for _, p := range f.postFilter {
-		add("postFilter", p)
-	}
-	for _, p := range f.preScore {
-		add("preScore", p)
-	}
-	for _, p := range f.score {
-		out["score"] = append(out["score"], fmt.Sprintf("%s:%d", p.Name(), p.weight))
-	}
-	for _, p := range f.reserve {
-		add("reserve", p)
-	}
-	for _, p := range f.permit {
-		add("permit", p)
-	}
-	for _, p := range f.preBind {
-		add("preBind", p)
-	}
-	for _, p := range f.bind {
-		add("bind", p)
-	}
-	for _, p := range f.postBind {
-		add("postBind", p)
-	}
-	return out
-}
 
 // Handle methods.
 

@@ -63,6 +63,29 @@ func pluginError(point, name string, s *framework.Status) *framework.Status {
 	return framework.AsStatus(fmt.Errorf("running %s plugin %q: %w", point, name, s.AsError())).WithPlugin(name)
 }
 
+// failure is the status of a plugin that did not succeed at point: a
+// rejection, naming the plugin, or else an error naming it.
+func failure(point, name string, s *framework.Status) *framework.Status {
+	if s.IsRejected() {
+		return s.WithPlugin(name)
+	}
+	return pluginError(point, name, s)
+}
+
+// runInOrder runs the plugins in order, run calling one, and stops at the
+// first that does not succeed; a sampled cycle records each call.
+func runInOrder[P framework.Plugin](ctx context.Context, f *Framework, point string, plugins []P, run func(P) *framework.Status) *framework.Status {
+	for _, pl := range plugins {
+		t := time.Now()
+		s := run(pl)
+		f.observePlugin(ctx, pl.Name(), point, t, s)
+		if !s.IsSuccess() {
+			return failure(point, pl.Name(), s)
+		}
+	}
+	return nil
+}
+
 // RunPreFilterPlugins runs the pre-filters. The results' node sets are
 // intersected; a plugin returning Skip has its filter skipped this cycle.
 func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.CycleState, pod *corev1.Pod) (res *framework.PreFilterResult, st *framework.Status) {
@@ -125,13 +148,9 @@ func (f *Framework) RunFilterPlugins(ctx context.Context, state *framework.Cycle
 		if rec {
 			f.observeHot(f.filterObs[i], pl.Name(), Filter, s, t)
 		}
-		if s.IsSuccess() {
-			continue
+		if !s.IsSuccess() {
+			return failure(Filter, pl.Name(), s)
 		}
-		if !s.IsRejected() {
-			return pluginError(Filter, pl.Name(), s)
-		}
-		return s.WithPlugin(pl.Name())
 	}
 	return nil
 }

@@ -128,18 +128,9 @@ func (f *Framework) scoreBuffer(plugins, nodes int) *scoreBuffer {
 func (f *Framework) RunReservePluginsReserve(ctx context.Context, state *framework.CycleState, pod *corev1.Pod, node string) (st *framework.Status) {
 	start := time.Now()
 	defer func() { f.observe(Reserve, start, st) }()
-	for _, pl := range f.reserve {
-		t := time.Now()
-		s := pl.Reserve(ctx, state, pod, node)
-		f.observePlugin(ctx, pl.Name(), Reserve, t, s)
-		if !s.IsSuccess() {
-			if s.IsRejected() {
-				return s.WithPlugin(pl.Name())
-			}
-			return pluginError(Reserve, pl.Name(), s)
-		}
-	}
-	return nil
+	return runInOrder(ctx, f, Reserve, f.reserve, func(pl framework.ReservePlugin) *framework.Status {
+		return pl.Reserve(ctx, state, pod, node)
+	})
 }
 
 // RunReservePluginsUnreserve runs Unreserve in reverse order.
