@@ -16,7 +16,8 @@ import (
 // Name is the loop's name in --controllers.
 const Name = "daemonset"
 
-// Options are the loop's flags: --concurrent-daemonset-syncs, the DaemonSets synced at once.
+// Options are the loop's flags: --concurrent-daemonset-syncs, the
+// DaemonSets synced at once.
 type Options struct{ controller.Syncs }
 
 // NewOptions returns the defaults.

@@ -16,7 +16,8 @@ import (
 // Name is the loop's name in --controllers.
 const Name = "replicaset"
 
-// Options are the loop's flags: --concurrent-replicaset-syncs, the ReplicaSets synced at once.
+// Options are the loop's flags: --concurrent-replicaset-syncs, the
+// ReplicaSets synced at once.
 type Options struct{ controller.Syncs }
 
 // NewOptions returns the defaults.

@@ -16,7 +16,8 @@ import (
 // Name is the loop's name in --controllers.
 const Name = "statefulset"
 
-// Options are the loop's flags: --concurrent-statefulset-syncs, the StatefulSets synced at once.
+// Options are the loop's flags: --concurrent-statefulset-syncs, the
+// StatefulSets synced at once.
 type Options struct{ controller.Syncs }
 
 // NewOptions returns the defaults.
