@@ -45,7 +45,7 @@ func Endpoints(t testing.TB) []string {
 			endpoints = strings.Split(env, ",")
 			return
 		}
-		dir, err := os.MkdirTemp("", "etcdtest-")
+		dir, err := tempDir("etcdtest")
 		if err != nil {
 			startErr = err
 			return

@@ -28,7 +28,7 @@ func StartExternal() (*External, error) {
 	if err != nil {
 		return nil, fmt.Errorf("etcd binary not found on PATH (install Debian's etcd-server): %w", err)
 	}
-	dir, err := os.MkdirTemp("", "etcd-external-")
+	dir, err := tempDir("etcd-external")
 	if err != nil {
 		return nil, err
 	}
