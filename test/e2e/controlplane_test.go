@@ -109,6 +109,19 @@ func TestControlPlane(t *testing.T) {
 			}
 			return want(s.field(t, "{.status.updatedReplicas}/{.status.availableReplicas}/{.status.replicas}", "get", "deployment", "web"), "3/3/3")
 		})
+		// The stock kubectl's own rollback reads the upstream revision
+		// annotation, which the deployment loop writes beside ours.
+		if out := s.MustKubectl(t, "rollout", "history", "deployment/web"); !strings.Contains(out, "2 ") || !strings.Contains(out, "3 ") {
+			t.Fatalf("rollout history lists no revisions 2 and 3:\n%s", out)
+		}
+		s.MustKubectl(t, "rollout", "undo", "deployment/web")
+		Eventually(t, 90*time.Second, "kubectl rollout undo back to nginx:1.26", func() string {
+			img := s.field(t, "{.spec.template.spec.containers[0].image}", "get", "deployment", "web")
+			if img != "nginx:1.26" {
+				return "template image " + img
+			}
+			return want(s.field(t, "{.status.updatedReplicas}/{.status.availableReplicas}/{.status.replicas}", "get", "deployment", "web"), "3/3/3")
+		})
 	})
 
 	t.Run("cron job runs", func(t *testing.T) {

@@ -168,11 +168,12 @@ func (s *syncer) syncExistingNewRS(rs *appsv1.ReplicaSet, newRevision string) (*
 
 // setRevision records the revision on the Deployment (written at flush).
 func (s *syncer) setRevision(revision string) {
-	if s.d.Annotations[RevisionAnnotation] == revision {
+	if s.d.Annotations[RevisionAnnotation] == revision && s.d.Annotations[UpstreamRevisionAnnotation] == revision {
 		return
 	}
 	if s.d.Annotations == nil {
 		s.d.Annotations = map[string]string{}
 	}
 	s.d.Annotations[RevisionAnnotation] = revision
+	s.d.Annotations[UpstreamRevisionAnnotation] = revision
 }

@@ -16,6 +16,11 @@ const (
 	// RevisionAnnotation numbers the rollouts of a Deployment, on it and on
 	// its ReplicaSets.
 	RevisionAnnotation = "deployment.platform.io/revision"
+	// UpstreamRevisionAnnotation carries the same number under the name
+	// the stock kubectl reads in `kubectl rollout history` and `kubectl
+	// rollout undo`, which it does not let clients configure; it is
+	// written beside RevisionAnnotation and never read.
+	UpstreamRevisionAnnotation = "deployment.kubernetes.io/revision"
 	// RevisionHistoryAnnotation lists the earlier revisions a ReplicaSet
 	// had; never copied from the Deployment.
 	RevisionHistoryAnnotation = "deployment.platform.io/revision-history"
@@ -33,7 +38,7 @@ const (
 // ReplicaSets.
 func skipCopy(key string) bool {
 	switch key {
-	case lastAppliedAnnotation, RevisionAnnotation, RevisionHistoryAnnotation,
+	case lastAppliedAnnotation, RevisionAnnotation, UpstreamRevisionAnnotation, RevisionHistoryAnnotation,
 		DesiredReplicasAnnotation, MaxReplicasAnnotation, appsv1.DeprecatedRollbackTo:
 		return true
 	}
@@ -142,6 +147,10 @@ func setNewReplicaSetAnnotations(d *appsv1.Deployment, rs *appsv1.ReplicaSet, ne
 	}
 	if oldInt < newInt {
 		rs.Annotations[RevisionAnnotation] = newRevision
+		changed = true
+	}
+	if rs.Annotations[UpstreamRevisionAnnotation] != rs.Annotations[RevisionAnnotation] {
+		rs.Annotations[UpstreamRevisionAnnotation] = rs.Annotations[RevisionAnnotation]
 		changed = true
 	}
 	if !exists && setReplicasAnnotations(rs, replicasOf(d), replicasOf(d)+MaxSurge(d)) {
