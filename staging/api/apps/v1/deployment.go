@@ -155,4 +155,3 @@ type DeploymentRollback struct {
 type RollbackConfig struct {
 	Revision int64 `json:"revision,omitempty" protobuf:"varint,1,opt,name=revision"`
 }
-
