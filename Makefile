@@ -27,9 +27,10 @@ build:
 		$(GO) build -o $(BIN)/$$(basename $$t) ./$$t || exit 1; \
 	done
 
-# Unit and integration tests of both modules, then the integration suite
+# The checks of make verify, then unit and integration tests of both
+# modules, then the integration suite
 # again on an external etcd, then the end-to-end suite on the built binaries.
-test: build test-staging test-unit test-external-etcd test-e2e
+test: verify build test-staging test-unit test-external-etcd test-e2e
 
 test-staging:
 	cd staging && $(GO) test -timeout $(TEST_TIMEOUT) ./...
