@@ -24,9 +24,39 @@ type Snapshot struct {
 	generation   int64
 	imageGen     int64
 	images       map[string]*framework.ImageStateSummary
+	// changes logs the names of the nodes cloned or dropped by updates;
+	// changes[0] has mark changesBase+1.
+	changes     []string
+	changesBase uint64
 }
 
-var _ framework.NodeInfoLister = (*Snapshot)(nil)
+var (
+	_ framework.NodeInfoLister  = (*Snapshot)(nil)
+	_ framework.NodeInfoChanges = (*Snapshot)(nil)
+)
+
+// ChangeMark is the mark after the last logged change.
+func (s *Snapshot) ChangeMark() uint64 { return s.changesBase + uint64(len(s.changes)) }
+
+// ChangedSince returns the nodes changed after mark.
+func (s *Snapshot) ChangedSince(mark uint64) ([]string, bool) {
+	if mark < s.changesBase || mark > s.ChangeMark() {
+		return nil, false
+	}
+	return s.changes[mark-s.changesBase:], true
+}
+
+// logChange records a changed node, forgetting the older half of the log
+// when it outgrows a few times the nodes (readers that far behind start
+// over, which costs them what reading every node costs).
+func (s *Snapshot) logChange(name string) {
+	if limit := 4*len(s.nodeInfoMap) + 1024; len(s.changes) >= limit {
+		half := len(s.changes) / 2
+		s.changesBase += uint64(half)
+		s.changes = append(s.changes[:0], s.changes[half:]...)
+	}
+	s.changes = append(s.changes, name)
+}
 
 // NewEmptySnapshot returns a snapshot for UpdateSnapshot to fill.
 func NewEmptySnapshot() *Snapshot {
@@ -105,6 +135,7 @@ func (c *Cache) UpdateSnapshot(s *Snapshot) {
 			clone.ImageStates = s.imageStatesOf(node)
 		}
 		*existing = *clone
+		s.logChange(node.Name)
 	}
 	if c.head != nil {
 		s.generation = c.head.info.Generation
@@ -113,6 +144,7 @@ func (c *Cache) UpdateSnapshot(s *Snapshot) {
 		for name := range s.nodeInfoMap {
 			if it, ok := c.nodes[name]; !ok || it.info.Node() == nil {
 				delete(s.nodeInfoMap, name)
+				s.logChange(name)
 			}
 		}
 		rebuildList = true

@@ -211,6 +211,20 @@ type NodeInfoLister interface {
 	Get(nodeName string) (*NodeInfo, error)
 }
 
+// NodeInfoChanges is implemented by a snapshot that can say which nodes
+// changed, so that a plugin may keep counts across cycles and redo only
+// the changed nodes instead of every pod. Marks only grow. A snapshot
+// that does not implement it is read whole every cycle.
+type NodeInfoChanges interface {
+	// ChangeMark is the mark of the snapshot as it is now.
+	ChangeMark() uint64
+	// ChangedSince returns the names of the nodes added, changed or
+	// removed after mark (names may repeat; the slice is the snapshot's
+	// and valid until its next update). ok is false when the snapshot no
+	// longer remembers that far back: the caller must start over.
+	ChangedSince(mark uint64) (names []string, ok bool)
+}
+
 // PodNominator remembers pods nominated to nodes by preemption, so that
 // lower-priority pods do not take the room they freed.
 type PodNominator interface {

@@ -27,7 +27,16 @@ type Snapshot struct {
 	withRequiredAnti []*framework.NodeInfo
 }
 
-var _ framework.NodeInfoLister = (*Snapshot)(nil)
+var (
+	_ framework.NodeInfoLister  = (*Snapshot)(nil)
+	_ framework.NodeInfoChanges = (*Snapshot)(nil)
+)
+
+// ChangeMark is always 0: the snapshot does not change once built.
+func (s *Snapshot) ChangeMark() uint64 { return 0 }
+
+// ChangedSince reports no changes.
+func (s *Snapshot) ChangedSince(mark uint64) ([]string, bool) { return nil, mark == 0 }
 
 // NewSnapshot places each pod on the node its spec.nodeName names (pods
 // of unknown nodes are left out) and fills every node's image states: each

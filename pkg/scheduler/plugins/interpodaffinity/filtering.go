@@ -30,14 +30,18 @@ func (m topologyToMatchedTermCount) merge(o topologyToMatchedTermCount) {
 }
 
 func (m topologyToMatchedTermCount) add(key string, node *corev1.Node, delta int64) {
-	p, ok := topology.NodePair(node, key)
-	if !ok {
+	if p, ok := topology.NodePair(node, key); ok {
+		m.addPair(p, delta)
+	}
+}
+
+func (m topologyToMatchedTermCount) addPair(p topology.Pair, delta int64) {
+	n := m[p] + delta
+	if n == 0 {
+		delete(m, p)
 		return
 	}
-	m[p] += delta
-	if m[p] == 0 {
-		delete(m, p)
-	}
+	m[p] = n
 }
 
 func (m topologyToMatchedTermCount) clone() topologyToMatchedTermCount {
@@ -48,17 +52,65 @@ func (m topologyToMatchedTermCount) clone() topologyToMatchedTermCount {
 	return c
 }
 
+// counts is the sum of shared maps (the index's, read-only, all counts
+// positive) or, once preemption changes it, a map of its own.
+type counts struct {
+	shared []topologyToMatchedTermCount
+	own    topologyToMatchedTermCount
+}
+
+func ownCounts(m topologyToMatchedTermCount) counts { return counts{own: m} }
+
+func (c *counts) get(p topology.Pair) int64 {
+	n := c.own[p]
+	for _, m := range c.shared {
+		n += m[p]
+	}
+	return n
+}
+
+func (c *counts) empty() bool {
+	if len(c.own) > 0 {
+		return false
+	}
+	for _, m := range c.shared {
+		if len(m) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// mutable turns the shared maps into a map of c's own and returns it.
+func (c *counts) mutable() topologyToMatchedTermCount {
+	if c.own == nil {
+		c.own = topologyToMatchedTermCount{}
+	}
+	for _, m := range c.shared {
+		c.own.merge(m)
+	}
+	c.shared = nil
+	return c.own
+}
+
+func (c counts) clone() counts {
+	if c.own != nil {
+		return counts{own: c.own.clone()}
+	}
+	return counts{shared: c.shared}
+}
+
 // preFilterState is what PreFilter counts for Filter.
 type preFilterState struct {
 	// existingAntiAffinityCounts: domains where an existing pod's required
 	// anti-affinity term matches the incoming pod.
-	existingAntiAffinityCounts topologyToMatchedTermCount
+	existingAntiAffinityCounts counts
 	// affinityCounts: domains with pods matching all the incoming pod's
 	// required affinity terms (counted once per term).
-	affinityCounts topologyToMatchedTermCount
+	affinityCounts counts
 	// antiAffinityCounts: domains with pods matching one of the incoming
 	// pod's required anti-affinity terms (counted per term).
-	antiAffinityCounts topologyToMatchedTermCount
+	antiAffinityCounts counts
 	podInfo            *framework.PodInfo
 }
 
@@ -79,15 +131,47 @@ func (s *preFilterState) Clone() framework.StateData {
 // required terms match and the existing pods whose required anti-affinity
 // matches the incoming pod. It returns Skip when there is nothing to check.
 func (pl *Plugin) PreFilter(ctx context.Context, cs *framework.CycleState, pod *corev1.Pod) (*framework.PreFilterResult, *framework.Status) {
-	lister := pl.h.SnapshotSharedLister()
 	s := &preFilterState{podInfo: framework.NewPodInfo(pod)}
-	s.existingAntiAffinityCounts = pl.existingAntiAffinityCounts(ctx, pod, lister.HavePodsWithRequiredAntiAffinityList())
-	s.affinityCounts, s.antiAffinityCounts = pl.incomingCounts(ctx, s.podInfo, lister.List())
+	if !pl.indexedCounts(s) {
+		lister := pl.h.SnapshotSharedLister()
+		s.existingAntiAffinityCounts = ownCounts(pl.existingAntiAffinityCounts(ctx, pod, lister.HavePodsWithRequiredAntiAffinityList()))
+		aff, anti := pl.incomingCounts(ctx, s.podInfo, lister.List())
+		s.affinityCounts, s.antiAffinityCounts = ownCounts(aff), ownCounts(anti)
+	}
 	cs.Write(preFilterStateKey, s)
-	if len(s.existingAntiAffinityCounts) == 0 && len(s.podInfo.RequiredAffinityTerms) == 0 && len(s.podInfo.RequiredAntiAffinityTerms) == 0 {
+	if s.existingAntiAffinityCounts.empty() && len(s.podInfo.RequiredAffinityTerms) == 0 && len(s.podInfo.RequiredAntiAffinityTerms) == 0 {
 		return nil, framework.NewStatus(framework.Skip)
 	}
 	return nil, nil
+}
+
+// indexedCounts fills s's counts from the index, in time proportional to
+// the nodes changed since the last cycle and the distinct terms; false
+// when the snapshot cannot report changes or a term has a
+// namespaceSelector (then PreFilter counts every pod).
+func (pl *Plugin) indexedCounts(s *preFilterState) bool {
+	pi := s.podInfo
+	if !cacheable(pi.RequiredAffinityTerms) || !cacheable(pi.RequiredAntiAffinityTerms) {
+		return false
+	}
+	x := &pl.idx
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.sync(pl, pl.h.SnapshotSharedLister()) {
+		return false
+	}
+	for _, g := range x.existing {
+		if len(g.counts) > 0 && pl.termMatches(&g.terms[0], pi.Pod) {
+			s.existingAntiAffinityCounts.shared = append(s.existingAntiAffinityCounts.shared, g.counts)
+		}
+	}
+	if len(pi.RequiredAffinityTerms) > 0 {
+		s.affinityCounts.shared = []topologyToMatchedTermCount{x.incomingGroup(pl, pi.RequiredAffinityTerms)}
+	}
+	for i := range pi.RequiredAntiAffinityTerms {
+		s.antiAffinityCounts.shared = append(s.antiAffinityCounts.shared, x.incomingGroup(pl, pi.RequiredAntiAffinityTerms[i:i+1]))
+	}
+	return true
 }
 
 // parallelCount runs count on every node and merges the results.
@@ -193,9 +277,9 @@ func (pl *Plugin) updateWithPod(cs *framework.CycleState, pi *framework.PodInfo,
 	if node == nil {
 		return nil
 	}
-	pl.addAntiAffinityTerms(s.existingAntiAffinityCounts, pi.RequiredAntiAffinityTerms, s.podInfo.Pod, node, delta)
-	pl.addAffinityTerms(s.affinityCounts, s.podInfo.RequiredAffinityTerms, pi.Pod, node, delta)
-	pl.addAntiAffinityTerms(s.antiAffinityCounts, s.podInfo.RequiredAntiAffinityTerms, pi.Pod, node, delta)
+	pl.addAntiAffinityTerms(s.existingAntiAffinityCounts.mutable(), pi.RequiredAntiAffinityTerms, s.podInfo.Pod, node, delta)
+	pl.addAffinityTerms(s.affinityCounts.mutable(), s.podInfo.RequiredAffinityTerms, pi.Pod, node, delta)
+	pl.addAntiAffinityTerms(s.antiAffinityCounts.mutable(), s.podInfo.RequiredAntiAffinityTerms, pi.Pod, node, delta)
 	return nil
 }
 
@@ -238,25 +322,25 @@ func (pl *Plugin) satisfiesAffinity(s *preFilterState, node *corev1.Node) bool {
 		if !ok {
 			return false
 		}
-		if s.affinityCounts[topology.Pair{Key: t.TopologyKey, Value: v}] <= 0 {
+		if s.affinityCounts.get(topology.Pair{Key: t.TopologyKey, Value: v}) <= 0 {
 			podsExist = false
 		}
 	}
 	if podsExist {
 		return true
 	}
-	return len(s.affinityCounts) == 0 && pl.matchesAll(s.podInfo.RequiredAffinityTerms, s.podInfo.Pod)
+	return s.affinityCounts.empty() && pl.matchesAll(s.podInfo.RequiredAffinityTerms, s.podInfo.Pod)
 }
 
 // satisfiesAntiAffinity: no domain of the node holds a pod that one of
 // the incoming pod's anti-affinity terms matches.
 func satisfiesAntiAffinity(s *preFilterState, node *corev1.Node) bool {
-	if len(s.antiAffinityCounts) == 0 {
+	if s.antiAffinityCounts.empty() {
 		return true
 	}
 	for i := range s.podInfo.RequiredAntiAffinityTerms {
 		t := &s.podInfo.RequiredAntiAffinityTerms[i]
-		if v, ok := node.Labels[t.TopologyKey]; ok && s.antiAffinityCounts[topology.Pair{Key: t.TopologyKey, Value: v}] > 0 {
+		if v, ok := node.Labels[t.TopologyKey]; ok && s.antiAffinityCounts.get(topology.Pair{Key: t.TopologyKey, Value: v}) > 0 {
 			return false
 		}
 	}
@@ -266,11 +350,11 @@ func satisfiesAntiAffinity(s *preFilterState, node *corev1.Node) bool {
 // satisfiesExistingAntiAffinity: no domain of the node holds a pod whose
 // anti-affinity the incoming pod matches.
 func satisfiesExistingAntiAffinity(s *preFilterState, node *corev1.Node) bool {
-	if len(s.existingAntiAffinityCounts) == 0 {
+	if s.existingAntiAffinityCounts.empty() {
 		return true
 	}
 	for k, v := range node.Labels {
-		if s.existingAntiAffinityCounts[topology.Pair{Key: k, Value: v}] > 0 {
+		if s.existingAntiAffinityCounts.get(topology.Pair{Key: k, Value: v}) > 0 {
 			return false
 		}
 	}

@@ -38,6 +38,8 @@ type Plugin struct {
 	hardWeight              int32
 	ignoreExistingPreferred bool
 	nsLabels                func(string) labels.Set
+	// idx keeps PreFilter's counts across cycles.
+	idx index
 }
 
 var (

@@ -70,8 +70,14 @@ func (pl *Plugin) PreScore(ctx context.Context, cs *framework.CycleState, pod *c
 		if hasPreferred {
 			pods = ni.Pods
 		}
-		local := scoreMap{}
+		var local scoreMap
 		for _, existing := range pods {
+			if !hasPreferred && !pl.scoresAsExisting(existing) {
+				continue
+			}
+			if local == nil {
+				local = scoreMap{}
+			}
 			pl.scoreExistingPod(local, pi, existing, node)
 		}
 		if len(local) == 0 {
@@ -86,6 +92,14 @@ func (pl *Plugin) PreScore(ctx context.Context, cs *framework.CycleState, pod *c
 	}
 	cs.Write(preScoreStateKey, &preScoreState{topologyScore: total})
 	return nil
+}
+
+// scoresAsExisting reports whether existing has terms that score other
+// pods: preferred terms, or required affinity with a hard weight. (Pods
+// with only required anti-affinity are skipped without a map.)
+func (pl *Plugin) scoresAsExisting(existing *framework.PodInfo) bool {
+	return len(existing.PreferredAffinityTerms)+len(existing.PreferredAntiAffinityTerms) > 0 ||
+		(pl.hardWeight > 0 && len(existing.RequiredAffinityTerms) > 0)
 }
 
 // scoreExistingPod adds the weights one existing pod contributes.

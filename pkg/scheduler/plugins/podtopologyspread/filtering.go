@@ -116,6 +116,9 @@ func (pl *Plugin) calPreFilterState(ctx context.Context, pod *corev1.Pod) *preFi
 	if len(constraints) == 0 {
 		return &preFilterState{}
 	}
+	if s, ok := pl.indexedPreFilterState(pod, constraints); ok {
+		return s
+	}
 	nodes := pl.h.SnapshotSharedLister().List()
 	// perNode[i][j] is node i's count for constraint j, -1 when the node
 	// is not one of its domains; nil when the node lacks a key.
@@ -136,20 +139,47 @@ func (pl *Plugin) calPreFilterState(ctx context.Context, pod *corev1.Pod) *preFi
 		}
 		perNode[i] = counts
 	})
-	s := &preFilterState{
-		constraints:   constraints,
-		criticalPaths: make(map[string]*criticalPaths, len(constraints)),
-		domains:       make(map[string]int, len(constraints)),
-		matchNum:      map[topology.Pair]int{},
-	}
+	matchNum := map[topology.Pair]int{}
 	for i, counts := range perNode {
 		for j, n := range counts {
 			if n < 0 {
 				continue
 			}
 			key := constraints[j].TopologyKey
-			s.matchNum[topology.Pair{Key: key, Value: nodes[i].Node().Labels[key]}] += n
+			matchNum[topology.Pair{Key: key, Value: nodes[i].Node().Labels[key]}] += n
 		}
+	}
+	return newPreFilterState(constraints, matchNum)
+}
+
+// indexedPreFilterState takes the counts from the index when they do not
+// depend on pod beyond its constraints and namespace; false otherwise, or
+// when the snapshot cannot report its changes.
+func (pl *Plugin) indexedPreFilterState(pod *corev1.Pod, constraints []constraint) (*preFilterState, bool) {
+	if !includesAllNodes(pod, constraints) {
+		return nil, false
+	}
+	x := &pl.idx
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.sync(pl.h.SnapshotSharedLister()) {
+		return nil, false
+	}
+	g := x.group(constraints, pod.Namespace)
+	matchNum := make(map[topology.Pair]int, len(g.counts))
+	for p, dc := range g.counts {
+		matchNum[p] = dc.pods
+	}
+	return newPreFilterState(constraints, matchNum), true
+}
+
+// newPreFilterState derives the domains and critical paths of matchNum.
+func newPreFilterState(constraints []constraint, matchNum map[topology.Pair]int) *preFilterState {
+	s := &preFilterState{
+		constraints:   constraints,
+		criticalPaths: make(map[string]*criticalPaths, len(constraints)),
+		domains:       make(map[string]int, len(constraints)),
+		matchNum:      matchNum,
 	}
 	for p := range s.matchNum {
 		s.domains[p.Key]++

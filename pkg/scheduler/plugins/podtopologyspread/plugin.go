@@ -94,6 +94,8 @@ type Plugin struct {
 	h                  framework.Handle
 	defaultConstraints []corev1.TopologySpreadConstraint
 	systemDefaulted    bool
+	// idx keeps PreFilter's counts across cycles.
+	idx index
 }
 
 var (
