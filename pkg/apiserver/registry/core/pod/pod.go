@@ -28,7 +28,7 @@ func ResourceWith(c Config) *registry.Resource {
 		Strategy: registry.Typed[corev1.Pod]{
 			DefaultFunc:          Default,
 			PrepareForCreateFunc: func(pod *corev1.Pod) { prepareForCreate(pod); c.addDefaultTolerations(pod) },
-			PrepareForUpdateFunc: prepareForUpdate,
+			PrepareForUpdateFunc: func(pod, old *corev1.Pod) { prepareForUpdate(pod, old); c.addDefaultTolerations(pod) },
 			ValidateFunc:         validate,
 			ValidateUpdateFunc:   validateUpdate,
 			GracePeriodFunc:      gracePeriod,

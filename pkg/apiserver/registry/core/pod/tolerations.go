@@ -28,11 +28,14 @@ func DefaultConfig() Config {
 	return Config{NotReadyTolerationSeconds: DefaultTolerationSeconds, UnreachableTolerationSeconds: DefaultTolerationSeconds}
 }
 
-// addDefaultTolerations gives a new pod NoExecute tolerations of the
+// addDefaultTolerations gives a pod NoExecute tolerations of the
 // not-ready and unreachable taints for the configured time, unless it
 // already tolerates them: a toleration naming the key (or no key) with the
 // NoExecute effect (or none) counts, whatever its operator, as upstream's
-// DefaultTolerationSeconds admission plugin decides.
+// DefaultTolerationSeconds admission plugin decides. Like that plugin it
+// runs on create and on update of the pod itself (not its subresources), so
+// a replace whose body leaves the defaults out gets them back instead of
+// failing validation, which forbids removing a toleration.
 func (c Config) addDefaultTolerations(pod *corev1.Pod) {
 	notReady, unreachable := false, false
 	for _, t := range pod.Spec.Tolerations {

@@ -54,11 +54,26 @@ func TestDefaultTolerations(t *testing.T) {
 	}
 }
 
-// TestDefaultTolerationsOnCreateOnly: an update leaves tolerations alone.
-func TestDefaultTolerationsOnCreateOnly(t *testing.T) {
-	old, pod := newPod(), newPod()
+// TestDefaultTolerationsOnUpdate: an update whose body leaves out the
+// defaults gets them back, as upstream's admission plugin does on update;
+// tolerations the body carries are kept.
+func TestDefaultTolerationsOnUpdate(t *testing.T) {
+	old := newPod()
+	Resource().Strategy.PrepareForCreate(old)
+	pod := newPod()
 	Resource().Strategy.PrepareForUpdate(pod, old)
-	if len(pod.Spec.Tolerations) != 0 {
-		t.Errorf("update added tolerations: %+v", pod.Spec.Tolerations)
+	if diff := cmp.Diff(old.Spec.Tolerations, pod.Spec.Tolerations); diff != "" {
+		t.Errorf("tolerations after an update without them (-want +got):\n%s", diff)
+	}
+	if errs := Resource().Strategy.ValidateUpdate(pod, old); len(errs) > 0 {
+		t.Errorf("update without the default tolerations is invalid: %v", errs)
+	}
+	kept := newPod()
+	kept.Spec.Tolerations = append(kept.Spec.Tolerations, old.Spec.Tolerations...)
+	sixty := int64(60)
+	kept.Spec.Tolerations[0].TolerationSeconds = &sixty
+	Resource().Strategy.PrepareForUpdate(kept, old)
+	if n := len(kept.Spec.Tolerations); n != 2 {
+		t.Errorf("update with its own tolerations has %d, want 2: %+v", n, kept.Spec.Tolerations)
 	}
 }
