@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -82,8 +83,9 @@ func storedValue(b *testing.B, c *clientv3.Client, prefix, name string) []byte {
 type cell struct{ clients, op, target string }
 
 // rounds is how many slices each scenario is cut into: the slices of the
-// API server and of etcd alternate, so that noise from other work on the
-// machine falls on both alike.
+// sides (etcd, the API server over JSON and over protobuf) take turns, each
+// round starting with another, so that noise from other work on the machine
+// falls on all alike.
 const rounds = 5
 
 // BenchmarkAPIServerVsEtcd measures create (POST), get (GET) and replace
@@ -91,9 +93,12 @@ const rounds = 5
 // server, at 1 and 64 concurrent clients, and next to each the same
 // operations with the same value size straight to etcd, as the API
 // server's storage issues them (create and replace as compare-and-swap
-// transactions). Each sub-benchmark reports both sides and the API
-// server's throughput as a fraction of etcd's (api/etcd); a markdown table
-// of all figures is printed at the end.
+// transactions). The API server is driven twice: with JSON bodies over a
+// plain keep-alive HTTP client ("api"), and through the staging typed client
+// with protobuf bodies, as the platform's daemons write ("proto"; pods
+// only). Each sub-benchmark reports every side and the API server's
+// throughput as a fraction of etcd's (api/etcd, proto/etcd); a markdown
+// table of all figures is printed at the end.
 func BenchmarkAPIServerVsEtcd(b *testing.B) {
 	srv := framework.Start(b)
 	k := served(b, srv)
@@ -130,6 +135,14 @@ func BenchmarkAPIServerVsEtcd(b *testing.B) {
 		time.Now().UTC().Format(time.RFC3339))
 
 	sides := []*side{{name: "etcd", t: raw}, {name: "api", t: api}}
+	if k.resource == "pods" {
+		proto, err := newProtoTarget(srv.URL, bodies)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sides = append(sides, &side{name: "proto", t: proto, names: protoObjectName})
+	}
+	sides = onlySides(sides, os.Getenv(envSides))
 	results := map[cell]*result{}
 	var seq atomic.Int64
 	for _, lv := range levels {
@@ -148,10 +161,8 @@ func BenchmarkAPIServerVsEtcd(b *testing.B) {
 						counts[sd.name] = sd.count(b, op, lv.clients, lv.ops)
 					}
 					for r := range rounds {
-						order := []*side{sides[0], sides[1]}
-						if r%2 == 1 {
-							order[0], order[1] = order[1], order[0]
-						}
+						// Each round starts with another side.
+						order := append(slices.Clone(sides[r%len(sides):]), sides[:r%len(sides)]...)
 						for _, sd := range order {
 							n := counts[sd.name]
 							lo, hi := r*n/rounds, (r+1)*n/rounds
@@ -176,7 +187,9 @@ func BenchmarkAPIServerVsEtcd(b *testing.B) {
 					results[key].merge(*res) // -count repeats add up
 				}
 				if e := got["etcd"].opsPerSec(); e > 0 {
-					b.ReportMetric(got["api"].opsPerSec()/e, "api/etcd")
+					for _, sd := range sides[1:] {
+						b.ReportMetric(got[sd.name].opsPerSec()/e, sd.name+"/etcd")
+					}
 				}
 			})
 		}
@@ -184,11 +197,29 @@ func BenchmarkAPIServerVsEtcd(b *testing.B) {
 	printTable(os.Stdout, k.resource, results)
 }
 
-// side is one of the two things compared, with the objects it created.
+// envSides, when set, names the API sides to run besides etcd
+// ("api", "proto" or "api,proto"), so that a CPU profile shows one
+// encoding's server path alone.
+const envSides = "PLATFORM_BENCH_SIDES"
+
+// onlySides keeps etcd and the sides named in the comma-separated list;
+// an empty list keeps all.
+func onlySides(sides []*side, list string) []*side {
+	if list == "" {
+		return sides
+	}
+	keep := strings.Split(list, ",")
+	return slices.DeleteFunc(sides, func(sd *side) bool { return sd.name != "etcd" && !slices.Contains(keep, sd.name) })
+}
+
+// side is one of the things compared, with the objects it created.
 type side struct {
 	name string
 	t    target
-	objs []object
+	// names names the side's objects; nil means objectName. Sides that
+	// write the same keys need names of their own.
+	names func(clients, i int) string
+	objs  []object
 }
 
 // count is the number of operations of one round of op: for replace, at
@@ -218,6 +249,9 @@ func (sd *side) scenario(b *testing.B, op string, clients, lo, hi int, seq *atom
 		fresh := make([]object, hi-lo)
 		for i := range fresh {
 			fresh[i].name = objectName(clients, base+i+1)
+			if sd.names != nil {
+				fresh[i].name = sd.names(clients, base+i+1)
+			}
 		}
 		res := run(clients, len(fresh), limit, func(ctx context.Context, i int) error { return sd.t.create(ctx, &fresh[i]) })
 		for _, o := range fresh {

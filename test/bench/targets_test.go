@@ -3,13 +3,20 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"strconv"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+
+	corev1 "platform.io/client/api/core/v1"
+	"platform.io/client/api/meta"
+	"platform.io/client/client"
+	"platform.io/client/rest"
 )
 
 // object is one object a scenario created: its name and the version the
@@ -64,7 +71,7 @@ func (a *apiTarget) do(ctx context.Context, method, url string, body []byte, wan
 	if err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(resp.Body)
+	data, err := readBody(resp)
 	resp.Body.Close()
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: read body: %w", method, url, err)
@@ -73,6 +80,17 @@ func (a *apiTarget) do(ctx context.Context, method, url string, body []byte, wan
 		return nil, fmt.Errorf("%s %s: HTTP %d, want %d: %.300s", method, url, resp.StatusCode, want, data)
 	}
 	return data, nil
+}
+
+// readBody reads a response body into one buffer of its declared length:
+// the load generator shares the cores with the server it measures.
+func readBody(resp *http.Response) ([]byte, error) {
+	if resp.ContentLength <= 0 {
+		return io.ReadAll(resp.Body)
+	}
+	data := make([]byte, resp.ContentLength)
+	_, err := io.ReadFull(resp.Body, data)
+	return data, err
 }
 
 func (a *apiTarget) create(ctx context.Context, o *object) error {
@@ -148,5 +166,60 @@ func (e *etcdTarget) replace(ctx context.Context, o *object, seq int) error {
 		return fmt.Errorf("replace %s: revision %s is stale", key, strconv.FormatInt(o.rev, 10))
 	}
 	o.rev = resp.Header.Revision
+	return nil
+}
+
+// protoTarget drives the same endpoints through the staging typed client,
+// as the platform's daemons do: protobuf request and response bodies,
+// decoded into typed objects on the client side.
+type protoTarget struct {
+	pods *client.Client[corev1.Pod, *corev1.Pod]
+	// pod is the JSON body decoded once; each request sends a shallow copy
+	// with its own name, resourceVersion and annotations.
+	pod corev1.Pod
+}
+
+// newProtoTarget returns the target of namespace default's pods on the
+// server at host, with the daemons' client settings but no rate limit.
+func newProtoTarget(host string, b *bodies) (*protoTarget, error) {
+	rc, err := rest.NewClient(&rest.Config{Host: host, QPS: -1, Timeout: opTimeout})
+	if err != nil {
+		return nil, err
+	}
+	p := &protoTarget{pods: client.NewSet(rc).Pods.Namespace("default")}
+	if err := json.Unmarshal(b.render(objectName(0, 0), "", 0), &p.pod); err != nil {
+		return nil, fmt.Errorf("decode the pod body: %w", err)
+	}
+	return p, nil
+}
+
+func (p *protoTarget) object(o *object, seq int) *corev1.Pod {
+	pod := p.pod
+	pod.Name, pod.ResourceVersion = o.name, o.rv
+	pod.Annotations = maps.Clone(p.pod.Annotations)
+	pod.Annotations["bench.platform.io/seq"] = fmt.Sprintf("%08d", seq)
+	return &pod
+}
+
+func (p *protoTarget) create(ctx context.Context, o *object) error {
+	out, err := p.pods.Create(ctx, p.object(o, 0), meta.WriteOptions{})
+	if err != nil {
+		return err
+	}
+	o.rv = out.ResourceVersion
+	return nil
+}
+
+func (p *protoTarget) get(ctx context.Context, o *object) error {
+	_, err := p.pods.Get(ctx, o.name, meta.GetOptions{})
+	return err
+}
+
+func (p *protoTarget) replace(ctx context.Context, o *object, seq int) error {
+	out, err := p.pods.Update(ctx, p.object(o, seq), meta.WriteOptions{})
+	if err != nil {
+		return err
+	}
+	o.rv = out.ResourceVersion
 	return nil
 }

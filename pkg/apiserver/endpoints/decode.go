@@ -28,7 +28,7 @@ func readBody(r *http.Request) ([]byte, error) {
 	if r.ContentLength > MaxRequestBodyBytes {
 		return nil, tooLarge(r.ContentLength)
 	}
-	data, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBodyBytes+1))
+	data, err := readAll(r.Body, r.ContentLength)
 	if err != nil {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("reading the request body: %v", err))
 	}
@@ -36,6 +36,32 @@ func readBody(r *http.Request) ([]byte, error) {
 		return nil, tooLarge(int64(len(data)))
 	}
 	return data, nil
+}
+
+// readAll reads up to MaxRequestBodyBytes+1 bytes of body into one
+// buffer of the declared length (when known), so a body is read without
+// the doublings of io.ReadAll.
+func readAll(body io.Reader, length int64) ([]byte, error) {
+	lr := io.LimitReader(body, MaxRequestBodyBytes+1)
+	if length <= 0 {
+		return io.ReadAll(lr)
+	}
+	// One byte more than declared, so the end of the body is seen without
+	// growing the buffer.
+	buf := make([]byte, 0, min(length, MaxRequestBodyBytes)+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 func tooLarge(n int64) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
@@ -15,8 +16,9 @@ const contentTypeJSON = "application/json"
 
 // writeJSON writes v with the given status code, indented when pretty is set.
 func writeJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := jsonBuffers.Get().(*bytes.Buffer)
+	defer putJSONBuffer(buf)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if wantPretty(r) {
 		enc.SetIndent("", "  ")
@@ -31,6 +33,22 @@ func writeJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
 	if r.Method != http.MethodHead {
 		w.Write(buf.Bytes())
 	}
+}
+
+// jsonBuffers holds the buffers responses are encoded into; a buffer is
+// reused once its bytes are written (the ResponseWriter copies them).
+var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer keeps the buffers of large responses (lists) out of
+// the pool, so it does not pin their memory.
+const maxPooledBuffer = 64 << 10
+
+func putJSONBuffer(b *bytes.Buffer) {
+	if b.Cap() > maxPooledBuffer {
+		return
+	}
+	b.Reset()
+	jsonBuffers.Put(b)
 }
 
 func wantPretty(r *http.Request) bool {

@@ -75,8 +75,14 @@ func withMaxInFlight(h http.Handler, readOnly, mut int, reg prometheus.Registere
 }
 
 // withTimeout answers 504 when a request that is not long-running takes
-// longer than timeout. The handler goes on in the background with its
-// context cancelled, and anything it writes later is dropped.
+// longer than timeout. The handler runs on the request's own goroutine
+// (whose stack has grown on earlier requests of the connection; a fresh
+// goroutine per request spent a tenth of the handlers' CPU growing its
+// stack) with a context that ends at the timeout. When the timeout passes
+// first, a timer writes the 504 and flushes it (over HTTP/1 with
+// "Connection: close", so the client has its answer at once and does not
+// send more on a connection still busy with the handler); anything the
+// handler writes later is dropped. Handlers see the context end and return.
 func withTimeout(h http.Handler, timeout time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if longRunning(r) {
@@ -86,38 +92,35 @@ func withTimeout(h http.Handler, timeout time.Duration) http.Handler {
 		ctx, cancel := context.WithTimeout(r.Context(), timeout)
 		defer cancel()
 		tw := &timeoutWriter{w: w, header: http.Header{}}
-		done, panicked := make(chan struct{}), make(chan any, 1)
-		go func() {
-			defer func() {
-				if p := recover(); p != nil {
-					panicked <- p
-				}
-				close(done)
-			}()
-			h.ServeHTTP(tw, r.WithContext(ctx))
+		timer := time.AfterFunc(timeout, func() { tw.timeout(r, timeout) })
+		defer func() {
+			timer.Stop()
+			tw.finish()
 		}()
-		select {
-		case <-done:
-			select {
-			case p := <-panicked:
-				panic(p)
-			default:
-			}
-		case <-ctx.Done():
-			tw.timeout(r, timeout)
-		}
+		h.ServeHTTP(tw, r.WithContext(ctx))
 	})
 }
 
 // timeoutWriter passes a handler's response through until the timeout,
-// after which it drops it.
+// after which it drops it. Once the handler has returned (finish) the
+// timeout does nothing: the underlying writer is only used under mu and
+// never after finish.
 type timeoutWriter struct {
 	w http.ResponseWriter
-	// mu guards header, wroteHeader and timedOut.
+	// mu guards header, wroteHeader, timedOut and finished.
 	mu          sync.Mutex
 	header      http.Header
 	wroteHeader bool
 	timedOut    bool
+	finished    bool
+}
+
+// finish marks the handler as returned, waiting for a timeout being
+// written.
+func (tw *timeoutWriter) finish() {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	tw.finished = true
 }
 
 func (tw *timeoutWriter) Header() http.Header { return tw.header }
@@ -163,10 +166,19 @@ func (tw *timeoutWriter) Flush() {
 func (tw *timeoutWriter) timeout(r *http.Request, after time.Duration) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	if tw.wroteHeader {
-		tw.timedOut = true
+	if tw.finished || tw.timedOut {
 		return
 	}
 	tw.timedOut = true
+	if tw.wroteHeader {
+		return
+	}
+	if r.ProtoMajor == 1 {
+		// HTTP/2 streams are independent: the connection stays open.
+		tw.w.Header().Set("Connection", "close")
+	}
 	endpoints.WriteError(tw.w, r, apierrors.NewTimeout("the request "+r.Method+" "+r.URL.Path+" did not complete within "+after.String(), 0))
+	if f, ok := tw.w.(http.Flusher); ok {
+		f.Flush()
+	}
 }

@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,42 @@ func TestNames(t *testing.T) {
 				t.Fatalf("%q: errors %v, want ok=%v", c.value, errs, c.ok)
 			}
 		})
+	}
+}
+
+// TestMatchersAgreeWithPatterns checks the hand-written matchers against
+// the regular expressions they replace, on every string of up to four
+// characters over an alphabet that covers each character class, and on
+// longer ones.
+func TestMatchersAgreeWithPatterns(t *testing.T) {
+	res := []struct {
+		name  string
+		re    *regexp.Regexp
+		match func(string) bool
+	}{
+		{"dns1123Label", regexp.MustCompile("^" + dns1123LabelFmt + "$"), isDNS1123Label},
+		{"dns1123Subdomain", regexp.MustCompile("^" + dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*$"), isDNS1123Subdomain},
+		{"dns1035Label", regexp.MustCompile("^" + dns1035LabelFmt + "$"), isDNS1035Label},
+		{"qualifiedName", regexp.MustCompile("^" + qualifiedNameFmt + "$"), isQualifiedName},
+		{"labelValue", regexp.MustCompile("^" + labelValueFmt + "$"), func(v string) bool { return v == "" || isQualifiedName(v) }},
+	}
+	inputs := []string{"", "a.b.c", "-a", "a-", "a..b", ".a", "a.", "my-app.example.com", "app.kubernetes.io", "A_b.C-9"}
+	var gen func(prefix string, n int)
+	gen = func(prefix string, n int) {
+		inputs = append(inputs, prefix)
+		if n == 0 {
+			return
+		}
+		for _, c := range []string{"a", "Z", "0", "-", "_", ".", "/", "é"} {
+			gen(prefix+c, n-1)
+		}
+	}
+	gen("", 4)
+	for _, r := range res {
+		for _, in := range inputs {
+			if want, got := r.re.MatchString(in), r.match(in); want != got {
+				t.Errorf("%s(%q) = %v, the pattern says %v", r.name, in, got, want)
+			}
+		}
 	}
 }

@@ -74,8 +74,13 @@ func withImages(cs, old []corev1.Container) []corev1.Container {
 }
 
 // sameJSON compares two specs as they are serialized, so that an empty
-// list and a missing one count as the same.
+// list and a missing one count as the same. Equal values serialize alike,
+// so the usual case (an update that keeps the spec) is settled without
+// encoding both.
 func sameJSON(a, b *corev1.PodSpec) bool {
+	if reflect.DeepEqual(a, b) {
+		return true
+	}
 	ja, errA := json.Marshal(a)
 	jb, errB := json.Marshal(b)
 	if errA != nil || errB != nil {
