@@ -55,10 +55,29 @@ func testdaemon(t *testing.T) string {
 	return binary
 }
 
+// lockedBuffer is a process's stderr, written by exec's copying goroutine
+// while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer // mu guards buf
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // replica is one running daemon process.
 type replica struct {
 	cmd    *exec.Cmd
-	stderr *bytes.Buffer
+	stderr *lockedBuffer
 	done   chan struct{}
 	err    error
 }
@@ -95,7 +114,7 @@ func (c *cluster) start() *replica {
 		"--leader-elect-retry-period="+retryPeriod.String(),
 		"--leader-elect-resource-name="+c.lock,
 		"--act-log="+c.log, "--act-interval=20ms")
-	r := &replica{cmd: cmd, stderr: &bytes.Buffer{}, done: make(chan struct{})}
+	r := &replica{cmd: cmd, stderr: &lockedBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = r.stderr
 	if err := cmd.Start(); err != nil {
 		c.t.Fatal(err)
@@ -181,9 +200,13 @@ func (c *cluster) checkTerms() []string {
 
 func (c *cluster) holderProcess(reps []*replica, holder string) *replica {
 	c.t.Helper()
+	// Every replica logs the identity of the new leader; only the leader
+	// logs that it started leading, with its own identity.
 	for _, r := range reps {
-		if strings.Contains(r.stderr.String(), holder) {
-			return r
+		for _, line := range strings.Split(r.stderr.String(), "\n") {
+			if strings.Contains(line, "started leading") && strings.Contains(line, holder) {
+				return r
+			}
 		}
 	}
 	c.t.Fatalf("no replica logged identity %s", holder)
