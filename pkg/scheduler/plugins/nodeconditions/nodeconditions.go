@@ -75,6 +75,9 @@ func (*NodeConditions) Filter(_ context.Context, _ *framework.CycleState, pod *c
 			pid = taintIf(c.Status == corev1.ConditionTrue, TaintNodePIDPressure)
 		}
 	}
+	if ready == "" && network == "" && memory == "" && disk == "" && pid == "" {
+		return nil
+	}
 	if memory != "" && !IsBestEffort(pod) {
 		memory = ""
 	}

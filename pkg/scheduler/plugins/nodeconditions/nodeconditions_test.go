@@ -3,6 +3,7 @@ package nodeconditions
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	corev1 "platform.io/client/api/core/v1"
@@ -162,5 +163,31 @@ func TestEvents(t *testing.T) {
 		!ev.Match(framework.ClusterEvent{Resource: framework.NodeResource, ActionType: framework.Add}) ||
 		ev.Match(framework.ClusterEvent{Resource: framework.NodeResource, ActionType: framework.UpdateNodeLabel}) {
 		t.Errorf("events %+v", ev)
+	}
+}
+
+// BenchmarkFilter filters a plain pod over 5,000 healthy nodes (Ready,
+// no pressure), as every cycle does.
+func BenchmarkFilter(b *testing.B) {
+	pod := st.MakePod().Name("p").Req(req{corev1.ResourceCPU: "100m"}).Obj()
+	nodes := make([]*framework.NodeInfo, 5000)
+	for i := range nodes {
+		w := st.MakeNode().Name(fmt.Sprintf("n%d", i)).Condition(corev1.NodeReady, tru)
+		for _, c := range []corev1.NodeConditionType{corev1.NodeNetworkUnavailable, corev1.NodeMemoryPressure, corev1.NodeDiskPressure, corev1.NodePIDPressure} {
+			w.Condition(c, fals)
+		}
+		nodes[i] = st.NewNodeInfo(w.Obj())
+	}
+	p, err := New(nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pl := p.(*NodeConditions)
+	ctx, state := context.Background(), framework.NewCycleState()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, ni := range nodes {
+			pl.Filter(ctx, state, pod, ni)
+		}
 	}
 }

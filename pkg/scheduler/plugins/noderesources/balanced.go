@@ -38,7 +38,7 @@ func NewBalancedAllocation(raw json.RawMessage, h framework.Handle) (framework.P
 	if err := args.Validate(); err != nil {
 		return nil, err
 	}
-	return &BalancedAllocation{h: h, scorer: allocationScorer{resources: args.Resources, useRequested: true, score: balanced}}, nil
+	return &BalancedAllocation{h: h, scorer: allocationScorer{resources: args.Resources, useRequested: true, score: scoreFunc{kind: kindBalanced}}}, nil
 }
 
 // Name returns BalancedAllocationName.

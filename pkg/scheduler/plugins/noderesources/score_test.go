@@ -3,6 +3,7 @@ package noderesources
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -230,5 +231,43 @@ func TestScoreUnknownNode(t *testing.T) {
 	}
 	if _, s := p.(*Fit).Score(context.Background(), framework.NewCycleState(), twoContainers(), "gone"); s.Code() != framework.Error {
 		t.Errorf("Score of an unknown node = %v, want Error", s.Code())
+	}
+}
+
+// BenchmarkScore runs PreScore and Score of NodeResourcesFit
+// (LeastAllocated) and NodeResourcesBalancedAllocation over 5,000 nodes
+// with 10 pods each, for a pod asking for cpu and memory only.
+func BenchmarkScore(b *testing.B) {
+	pod := st.MakePod().Name("p").Req(req{cpu: "100m", mem: "100Mi"}).Obj()
+	var nodes []*corev1.Node
+	var pods []*corev1.Pod
+	for i := range 5000 {
+		n := st.MakeNode().Name(fmt.Sprintf("n%d", i)).Capacity(req{cpu: "32", mem: "64Gi", corev1.ResourcePods: "110"}).Obj()
+		nodes = append(nodes, n)
+		for j := range 10 {
+			pods = append(pods, st.MakePod().Name(fmt.Sprintf("p%d-%d", i, j)).Node(n.Name).Req(req{cpu: "100m", mem: "100Mi"}).Obj())
+		}
+	}
+	snap := st.NewSnapshot(pods, nodes)
+	for _, bb := range []struct {
+		name string
+		f    framework.Factory
+	}{{FitName, NewFit}, {BalancedAllocationName, NewBalancedAllocation}} {
+		b.Run(bb.name, func(b *testing.B) {
+			p, err := bb.f(nil, st.NewHandle(snap))
+			if err != nil {
+				b.Fatal(err)
+			}
+			sp := p.(framework.ScorePlugin)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				state := framework.NewCycleState()
+				p.(framework.PreScorePlugin).PreScore(ctx, state, pod, snap.List())
+				for _, n := range nodes {
+					sp.Score(ctx, state, pod, n.Name)
+				}
+			}
+		})
 	}
 }

@@ -9,8 +9,58 @@ import (
 )
 
 // scoreFunc turns per-resource requested and allocatable amounts (node's
-// plus the pod's; a zero allocatable means "not scored") into 0..100.
-type scoreFunc func(requested, allocatable []int64) int64
+// plus the pod's; a zero allocatable means "not scored") into 0..100. It
+// is a struct rather than a func value so that the compiler sees the
+// slices do not escape and nodeScore can keep them on the stack.
+type scoreFunc struct {
+	kind      scoreKind
+	resources []ResourceSpec
+	// one scores one resource (weighted and ratio).
+	one func(requested, allocatable int64) int64
+}
+
+type scoreKind int
+
+const (
+	kindWeighted scoreKind = iota
+	kindRatio
+	kindBalanced
+)
+
+// score scores the amounts of one node; neither slice is kept.
+func (f *scoreFunc) score(requested, allocatable []int64) int64 {
+	switch f.kind {
+	case kindWeighted:
+		var sum, weights int64
+		for i := range requested {
+			if allocatable[i] == 0 {
+				continue
+			}
+			sum += f.one(requested[i], allocatable[i]) * f.resources[i].Weight
+			weights += f.resources[i].Weight
+		}
+		if weights == 0 {
+			return 0
+		}
+		return sum / weights
+	case kindRatio:
+		var sum, weights int64
+		for i := range requested {
+			if allocatable[i] == 0 {
+				continue
+			}
+			if s := f.one(requested[i], allocatable[i]); s > 0 {
+				sum += s * f.resources[i].Weight
+				weights += f.resources[i].Weight
+			}
+		}
+		if weights == 0 {
+			return 0
+		}
+		return int64(math.Round(float64(sum) / float64(weights)))
+	}
+	return balanced(requested, allocatable)
+}
 
 // allocationScorer scores a node by how the pod's requests would use the
 // configured resources.
@@ -46,14 +96,24 @@ func (s *allocationScorer) podRequests(pod *corev1.Pod) []int64 {
 }
 
 // nodeScore scores ni for a pod requesting podReq (from podRequests).
+// The per-resource amounts live in arrays on the stack for up to
+// maxInline resources, so that scoring a node allocates nothing.
 func (s *allocationScorer) nodeScore(ni *framework.NodeInfo, podReq []int64) int64 {
-	requested := make([]int64, len(s.resources))
-	allocatable := make([]int64, len(s.resources))
+	n := len(s.resources)
+	var rbuf, abuf [maxInline]int64
+	requested, allocatable := rbuf[:], abuf[:]
+	if n > maxInline {
+		requested, allocatable = make([]int64, n), make([]int64, n)
+	}
+	requested, allocatable = requested[:n], allocatable[:n]
 	for i, r := range s.resources {
 		allocatable[i], requested[i] = s.amounts(ni, corev1.ResourceName(r.Name), podReq[i])
 	}
-	return s.score(requested, allocatable)
+	return s.score.score(requested, allocatable)
 }
+
+// maxInline is how many scored resources nodeScore keeps on the stack.
+const maxInline = 8
 
 // amounts returns the node's allocatable amount of name and what would be
 // requested with the pod there; (0, 0) leaves the resource out, as for an
@@ -83,20 +143,7 @@ func (s *allocationScorer) amounts(ni *framework.NodeInfo, name corev1.ResourceN
 // weighted averages per-resource scores by weight over the resources the
 // node has.
 func weighted(resources []ResourceSpec, one func(requested, allocatable int64) int64) scoreFunc {
-	return func(requested, allocatable []int64) int64 {
-		var sum, weights int64
-		for i := range requested {
-			if allocatable[i] == 0 {
-				continue
-			}
-			sum += one(requested[i], allocatable[i]) * resources[i].Weight
-			weights += resources[i].Weight
-		}
-		if weights == 0 {
-			return 0
-		}
-		return sum / weights
-	}
+	return scoreFunc{kind: kindWeighted, resources: resources, one: one}
 }
 
 // leastAllocated scores the share left free: (allocatable - requested) *
@@ -132,22 +179,7 @@ func ratioScorer(resources []ResourceSpec, shape []UtilizationShapePoint) scoreF
 		}
 		return brokenLinear(scaled, requested*100/allocatable)
 	}
-	return func(requested, allocatable []int64) int64 {
-		var sum, weights int64
-		for i := range requested {
-			if allocatable[i] == 0 {
-				continue
-			}
-			if s := one(requested[i], allocatable[i]); s > 0 {
-				sum += s * resources[i].Weight
-				weights += resources[i].Weight
-			}
-		}
-		if weights == 0 {
-			return 0
-		}
-		return int64(math.Round(float64(sum) / float64(weights)))
-	}
+	return scoreFunc{kind: kindRatio, resources: resources, one: one}
 }
 
 // brokenLinear interpolates the shape at utilization u; below the first
@@ -170,7 +202,8 @@ func brokenLinear(shape []UtilizationShapePoint, u int64) int64 {
 // requested/allocatable fractions, each capped at 1); for two resources
 // that is half their difference.
 func balanced(requested, allocatable []int64) int64 {
-	var fractions []float64
+	var buf [maxInline]float64
+	fractions := buf[:0]
 	var total float64
 	for i := range requested {
 		if allocatable[i] == 0 {
