@@ -9,25 +9,19 @@ import (
 
 	"platform.io/platform/pkg/scheduler/framework"
 	st "platform.io/platform/pkg/scheduler/internal/testing"
+	"platform.io/platform/pkg/scheduler/plugins/internal/plugintest"
 )
 
 // benchCluster returns nodes in 10 zones and pods spread over them, one in
 // ten of which has required anti-affinity to its own app by hostname.
 func benchCluster(nodes, pods int) *st.Snapshot {
-	ns := make([]*corev1.Node, nodes)
-	for i := range ns {
-		ns[i] = st.MakeNode().Name(fmt.Sprintf("node-%d", i)).Label(zoneKey, fmt.Sprintf("zone-%d", i%10)).Obj()
-	}
-	ps := make([]*corev1.Pod, pods)
-	for i := range ps {
-		app := fmt.Sprintf("app-%d", i%50)
+	return plugintest.BenchCluster(zoneKey, nodes, pods, func(i int, app string, ns []*corev1.Node) *corev1.Pod {
 		w := st.MakePod().Name(fmt.Sprintf("pod-%d", i)).Label("app", app).Node(ns[i%nodes].Name)
 		if i%10 == 0 {
 			w = w.PodAntiAffinityIn("app", hostKey, []string{app}, required)
 		}
-		ps[i] = w.Obj()
-	}
-	return st.NewSnapshot(ps, ns)
+		return w.Obj()
+	})
 }
 
 func BenchmarkPreFilterFilter(b *testing.B) {

@@ -14,11 +14,8 @@ import (
 	"platform.io/platform/pkg/scheduler/cache"
 	"platform.io/platform/pkg/scheduler/framework"
 	st "platform.io/platform/pkg/scheduler/internal/testing"
+	"platform.io/platform/pkg/scheduler/plugins/internal/plugintest"
 )
-
-// plainLister hides the snapshot's change log, so the plugin counts every
-// pod as before the index.
-type plainLister struct{ framework.NodeInfoLister }
 
 // randomTerm returns a required term over app or colour, by host or zone,
 // sometimes with namespaces or a namespace selector.
@@ -69,39 +66,13 @@ func TestIndexMatchesFullCount(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 7))
-			c := cache.New(nil, 0, nil)
-			const numNodes = 12
-			for i := range numNodes {
-				c.AddNode(randomNode(r, i))
-			}
-			var placed []*corev1.Pod
-			snap := cache.NewEmptySnapshot()
+			c := plugintest.NewRandomCluster(r, 12, randomNode, randomPod)
+			snap := c.Snapshot
 			ns := map[string]labels.Set{"ns0": {"team": "x"}, "ns1": {}}
 			kept := newPlugin(t, nsHandle{st.NewHandle(snap), ns}, "")
 			for step := range 60 {
-				for n := r.IntN(4); n > 0; n-- {
-					switch k := r.IntN(10); {
-					case k < 6 || len(placed) == 0:
-						p := randomPod(r, fmt.Sprintf("p-%d-%d", step, n))
-						p.Spec.NodeName = fmt.Sprint("node-", r.IntN(numNodes))
-						if err := c.AddPod(p); err != nil {
-							t.Fatal(err)
-						}
-						placed = append(placed, p)
-					case k < 9:
-						i := r.IntN(len(placed))
-						if err := c.RemovePod(placed[i]); err != nil {
-							t.Fatal(err)
-						}
-						placed = append(placed[:i], placed[i+1:]...)
-					case r.IntN(3) == 0:
-						c.RemoveNode(randomNode(r, r.IntN(numNodes)))
-					default:
-						c.UpdateNode(nil, randomNode(r, r.IntN(numNodes)))
-					}
-				}
-				c.UpdateSnapshot(snap)
-				fresh := newPlugin(t, nsHandle{st.NewHandle(plainLister{snap}), ns}, "")
+				c.Step(t, step)
+				fresh := newPlugin(t, nsHandle{st.NewHandle(plugintest.WithoutChanges(snap)), ns}, "")
 				pod := randomPod(r, fmt.Sprint("incoming-", step))
 				got, want := filterStatuses(t, kept, snap, pod), filterStatuses(t, fresh, snap, pod)
 				if diff := cmp.Diff(want, got); diff != "" {

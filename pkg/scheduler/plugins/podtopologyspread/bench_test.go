@@ -9,22 +9,16 @@ import (
 
 	"platform.io/platform/pkg/scheduler/framework"
 	st "platform.io/platform/pkg/scheduler/internal/testing"
+	"platform.io/platform/pkg/scheduler/plugins/internal/plugintest"
 )
 
 // benchCluster returns nodes in 10 zones and pods of 50 apps, each pod
 // controlled by its app's ReplicaSet.
 func benchCluster(nodes, pods int) *st.Snapshot {
-	ns := make([]*corev1.Node, nodes)
-	for i := range ns {
-		ns[i] = st.MakeNode().Name(fmt.Sprintf("node-%d", i)).Label(zoneKey, fmt.Sprintf("zone-%d", i%10)).Obj()
-	}
-	ps := make([]*corev1.Pod, pods)
-	for i := range ps {
-		app := fmt.Sprintf("app-%d", i%50)
-		ps[i] = st.MakePod().Name(fmt.Sprintf("pod-%d", i)).Label("app", app).
+	return plugintest.BenchCluster(zoneKey, nodes, pods, func(i int, app string, ns []*corev1.Node) *corev1.Pod {
+		return st.MakePod().Name(fmt.Sprintf("pod-%d", i)).Label("app", app).
 			OwnerReference("apps/v1", "ReplicaSet", app).Node(ns[(i*7)%nodes].Name).Obj()
-	}
-	return st.NewSnapshot(ps, ns)
+	})
 }
 
 func BenchmarkPreFilterFilter(b *testing.B) {

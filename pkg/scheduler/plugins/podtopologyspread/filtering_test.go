@@ -11,6 +11,7 @@ import (
 
 	"platform.io/platform/pkg/scheduler/framework"
 	st "platform.io/platform/pkg/scheduler/internal/testing"
+	"platform.io/platform/pkg/scheduler/plugins/internal/plugintest"
 )
 
 const zoneKey = LabelZone
@@ -24,43 +25,15 @@ func int32p(v int32) *int32 { return &v }
 
 func newPlugin(t testing.TB, h framework.Handle, args string) *Plugin {
 	t.Helper()
-	var raw []byte
-	if args != "" {
-		raw = []byte(args)
-	}
-	p, err := New(raw, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p.(*Plugin)
+	return plugintest.NewPlugin[*Plugin](t, New, h, args)
 }
 
-func statusText(s *framework.Status) string {
-	if s.IsSuccess() {
-		return ""
-	}
-	return s.Code().String() + ": " + s.Message()
-}
-
-// filterAll runs PreFilter, then Filter on every node.
-func filterAll(t *testing.T, pl *Plugin, snap *st.Snapshot, pod *corev1.Pod) map[string]string {
-	t.Helper()
-	ctx := context.Background()
-	cs := framework.NewCycleState()
-	_, s := pl.PreFilter(ctx, cs, pod)
-	got := map[string]string{}
-	for _, ni := range snap.List() {
-		if s.IsSkip() {
-			got[ni.Node().Name] = ""
-			continue
-		}
-		if !s.IsSuccess() {
-			t.Fatalf("PreFilter: %v", s.AsError())
-		}
-		got[ni.Node().Name] = statusText(pl.Filter(ctx, cs, pod, ni))
-	}
-	return got
-}
+// statusText renders a status for comparison; filterAll runs PreFilter,
+// then Filter on every node.
+var (
+	statusText = plugintest.StatusText
+	filterAll  = plugintest.FilterAll
+)
 
 const (
 	skewFail  = "Unschedulable: " + ErrReasonConstraintsNotMatch

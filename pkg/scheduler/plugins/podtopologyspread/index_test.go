@@ -14,11 +14,8 @@ import (
 	"platform.io/platform/pkg/scheduler/cache"
 	"platform.io/platform/pkg/scheduler/framework"
 	st "platform.io/platform/pkg/scheduler/internal/testing"
+	"platform.io/platform/pkg/scheduler/plugins/internal/plugintest"
 )
-
-// plainLister hides the snapshot's change log, so the plugin counts every
-// pod as before the index.
-type plainLister struct{ framework.NodeInfoLister }
 
 func randomSpreadPod(r *rand.Rand, name string) *corev1.Pod {
 	w := st.MakePod().Name(name).UID(name).Namespace(fmt.Sprint("ns", r.IntN(2))).
@@ -60,38 +57,12 @@ func TestIndexMatchesFullCount(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 11))
-			c := cache.New(nil, 0, nil)
-			const numNodes = 12
-			for i := range numNodes {
-				c.AddNode(randomSpreadNode(r, i))
-			}
-			var placed []*corev1.Pod
-			snap := cache.NewEmptySnapshot()
+			c := plugintest.NewRandomCluster(r, 12, randomSpreadNode, randomSpreadPod)
+			snap := c.Snapshot
 			kept := newPlugin(t, st.NewHandle(snap), "")
 			for step := range 60 {
-				for n := r.IntN(4); n > 0; n-- {
-					switch k := r.IntN(10); {
-					case k < 6 || len(placed) == 0:
-						p := randomSpreadPod(r, fmt.Sprintf("p-%d-%d", step, n))
-						p.Spec.NodeName = fmt.Sprint("node-", r.IntN(numNodes))
-						if err := c.AddPod(p); err != nil {
-							t.Fatal(err)
-						}
-						placed = append(placed, p)
-					case k < 9:
-						i := r.IntN(len(placed))
-						if err := c.RemovePod(placed[i]); err != nil {
-							t.Fatal(err)
-						}
-						placed = append(placed[:i], placed[i+1:]...)
-					case r.IntN(3) == 0:
-						c.RemoveNode(randomSpreadNode(r, r.IntN(numNodes)))
-					default:
-						c.UpdateNode(nil, randomSpreadNode(r, r.IntN(numNodes)))
-					}
-				}
-				c.UpdateSnapshot(snap)
-				fresh := newPlugin(t, st.NewHandle(plainLister{snap}), "")
+				c.Step(t, step)
+				fresh := newPlugin(t, st.NewHandle(plugintest.WithoutChanges(snap)), "")
 				pod := randomSpreadPod(r, fmt.Sprint("incoming-", step))
 				got, want := spreadStatuses(t, kept, snap, pod), spreadStatuses(t, fresh, snap, pod)
 				if diff := cmp.Diff(want, got); diff != "" {
