@@ -28,10 +28,7 @@ func JobName(cronJobName string, t time.Time) string {
 // of that name that cj already controls means the slot was started
 // before (by this process before a crash, or by another leader).
 func (r *reconciler) start(ctx context.Context, cj *batchv1.CronJob, t time.Time, loc *time.Location) error {
-	job, err := jobFor(cj, t, loc)
-	if err != nil {
-		return err
-	}
+	job := jobFor(cj, t, loc)
 	out, err := r.w.CreateJob(ctx, job)
 	if apierrors.IsAlreadyExists(err) {
 		out, err = r.w.GetJob(ctx, job.Namespace, job.Name)
@@ -60,12 +57,8 @@ func (r *reconciler) start(ctx context.Context, cj *batchv1.CronJob, t time.Time
 }
 
 // jobFor builds the Job of cj's slot at t from the job template.
-func jobFor(cj *batchv1.CronJob, t time.Time, loc *time.Location) (*batchv1.Job, error) {
-	tmpl := &batchv1.JobTemplateSpec{}
-	if err := tmpl.UnmarshalProto(cj.Spec.JobTemplate.MarshalProto(nil)); err != nil {
-		return nil, fmt.Errorf("copy job template of cronjob %s/%s: %w", cj.Namespace, cj.Name, err)
-	}
-	yes := true
+func jobFor(cj *batchv1.CronJob, t time.Time, loc *time.Location) *batchv1.Job {
+	tmpl := podcontrol.Clone(&cj.Spec.JobTemplate)
 	annotations := maps.Clone(tmpl.Annotations)
 	if annotations == nil {
 		annotations = map[string]string{}
@@ -75,13 +68,12 @@ func jobFor(cj *batchv1.CronJob, t time.Time, loc *time.Location) (*batchv1.Job,
 		ObjectMeta: meta.ObjectMeta{
 			Name: JobName(cj.Name, t), Namespace: cj.Namespace,
 			Labels: tmpl.Labels, Annotations: annotations,
-			OwnerReferences: []meta.OwnerReference{{
-				APIVersion: batchv1.SchemeGroupVersion.String(), Kind: "CronJob",
-				Name: cj.Name, UID: cj.UID, Controller: &yes, BlockOwnerDeletion: &yes,
-			}},
+			OwnerReferences: []meta.OwnerReference{
+				podcontrol.Owner{Meta: &cj.ObjectMeta, GVK: batchv1.Kind("CronJob")}.Ref(),
+			},
 		},
 		Spec: tmpl.Spec,
-	}, nil
+	}
 }
 
 // deleteJob deletes one of cj's Jobs and drops it from status.active; a

@@ -55,10 +55,7 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 	if err != nil {
 		return ctrl.Result{}, fmt.Errorf("get cronjob %s: %w", key, err)
 	}
-	cj := &batchv1.CronJob{}
-	if err := cj.UnmarshalProto(cached.MarshalProto(nil)); err != nil {
-		return ctrl.Result{}, fmt.Errorf("copy cronjob %s: %w", key, err)
-	}
+	cj := podcontrol.Clone(cached)
 	jobs, err := r.ownedJobs(cj)
 	if err != nil {
 		return ctrl.Result{}, err

@@ -16,6 +16,8 @@ import (
 	ctrl "platform.io/client/controller"
 	"platform.io/client/informer"
 	"platform.io/client/rest"
+
+	"platform.io/platform/pkg/controller/internal/podcontrol"
 )
 
 // namespaceWriter is what the loop writes to the API server.
@@ -54,9 +56,7 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 	if ns.DeletionTimestamp == nil || !slices.Contains(ns.Spec.Finalizers, corev1.FinalizerPlatform) {
 		return ctrl.Result{}, nil
 	}
-	if ns, err = clone(ns); err != nil {
-		return ctrl.Result{}, err
-	}
+	ns = podcontrol.Clone(ns)
 	out, grace := r.deleteContent(ctx, ns.Name)
 	if err := r.report(ctx, ns, out); err != nil {
 		return ctrl.Result{}, err
@@ -157,24 +157,12 @@ func (w apiWriter) updateStatus(ctx context.Context, ns *corev1.Namespace) (*cor
 
 // finalize replaces spec.finalizers through PUT .../namespaces/{name}/finalize.
 func (w apiWriter) finalize(ctx context.Context, ns *corev1.Namespace) error {
-	body, err := clone(ns)
-	if err != nil {
-		return err
-	}
+	body := podcontrol.Clone(ns)
 	body.TypeMeta = meta.TypeMeta{APIVersion: "v1", Kind: "Namespace"}
-	err = w.rc.Put().Version("v1").Resource("namespaces").Name(ns.Name).
+	err := w.rc.Put().Version("v1").Resource("namespaces").Name(ns.Name).
 		SubResource(client.SubresourceFinalize).Body(body).Do(ctx).Error()
 	if err != nil {
 		return fmt.Errorf("PUT namespaces/%s/finalize: %w", ns.Name, err)
 	}
 	return nil
-}
-
-// clone copies a cached namespace before it is changed.
-func clone(ns *corev1.Namespace) (*corev1.Namespace, error) {
-	out := &corev1.Namespace{}
-	if err := out.UnmarshalProto(ns.MarshalProto(nil)); err != nil {
-		return nil, fmt.Errorf("copy namespace %s: %w", ns.Name, err)
-	}
-	return out, nil
 }
