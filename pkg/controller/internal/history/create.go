@@ -7,6 +7,8 @@ import (
 	appsv1 "platform.io/client/api/apps/v1"
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/controller/internal/podcontrol"
 )
 
 // Client is the part of a namespace's ControllerRevision client that
@@ -72,10 +74,8 @@ func Renumber(ctx context.Context, c Client, rev *appsv1.ControllerRevision, rev
 
 // ownerUID is the uid of rev's controller, or "".
 func ownerUID(rev *appsv1.ControllerRevision) meta.UID {
-	for _, ref := range rev.OwnerReferences {
-		if ref.Controller != nil && *ref.Controller {
-			return ref.UID
-		}
+	if ref := podcontrol.ControllerOf(&rev.ObjectMeta); ref != nil {
+		return ref.UID
 	}
 	return ""
 }

@@ -11,6 +11,8 @@ import (
 	appsv1 "platform.io/client/api/apps/v1"
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/controller/internal/podcontrol"
 )
 
 // TemplateData returns the data of a revision of tmpl, in upstream's form:
@@ -121,11 +123,8 @@ func Next(revs []*appsv1.ControllerRevision) int64 {
 func Owned(revs []*appsv1.ControllerRevision, uid meta.UID) []*appsv1.ControllerRevision {
 	var out []*appsv1.ControllerRevision
 	for _, r := range revs {
-		for _, ref := range r.OwnerReferences {
-			if ref.Controller != nil && *ref.Controller && ref.UID == uid {
-				out = append(out, r)
-				break
-			}
+		if podcontrol.IsControlledBy(&r.ObjectMeta, uid) {
+			out = append(out, r)
 		}
 	}
 	return out
