@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"go.uber.org/zap"
+	"golang.org/x/sync/errgroup"
 
 	"platform.io/platform/pkg/component/daemon"
 	"platform.io/platform/pkg/component/options"
@@ -63,25 +64,15 @@ type namedRunnable struct {
 
 // runAll runs the loops until ctx ends; a loop that fails ends them all.
 func runAll(ctx context.Context, lg *zap.Logger, loops []namedRunnable) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	errc := make(chan error, len(loops))
+	g, ctx := errgroup.WithContext(ctx)
 	for _, l := range loops {
-		go func() {
-			err := l.r.Run(ctx)
-			if err != nil {
-				err = fmt.Errorf("controller %s: %w", l.name, err)
+		g.Go(func() error {
+			if err := l.r.Run(ctx); err != nil {
 				lg.Error("controller failed", zap.String("controller", l.name), zap.Error(err))
+				return fmt.Errorf("controller %s: %w", l.name, err)
 			}
-			errc <- err
-		}()
+			return nil
+		})
 	}
-	var first error
-	for range loops {
-		if err := <-errc; err != nil && first == nil {
-			first = err
-			cancel()
-		}
-	}
-	return first
+	return g.Wait()
 }

@@ -12,6 +12,7 @@ import (
 
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/leaderelection"
+	"platform.io/client/record"
 
 	"platform.io/platform/pkg/component/metrics"
 	"platform.io/platform/pkg/component/options"
@@ -134,11 +135,7 @@ func (e *election) stopCampaign() bool {
 }
 
 // recorderAdapter publishes leadership changes as events on the lock.
-type recorderAdapter struct {
-	r interface {
-		Event(obj any, eventType, reason, message string)
-	}
-}
+type recorderAdapter struct{ r record.Recorder }
 
 func (a recorderAdapter) Event(obj any, eventType, reason, message string) {
 	if obj == nil {
