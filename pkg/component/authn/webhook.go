@@ -12,15 +12,14 @@ import (
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/rest"
 
-	"platform.io/platform/pkg/component/internal/promreg"
+	"platform.io/platform/pkg/component/internal/reviewmetrics"
 )
 
 // Webhook is a TokenReviewer that creates TokenReviews on the API server.
 type Webhook struct {
-	lg       *zap.Logger
-	client   *rest.Client
-	requests *prometheus.CounterVec
-	latency  *prometheus.HistogramVec
+	lg      *zap.Logger
+	client  *rest.Client
+	metrics *reviewmetrics.Metrics
 }
 
 var _ TokenReviewer = (*Webhook)(nil)
@@ -29,22 +28,11 @@ var _ TokenReviewer = (*Webhook)(nil)
 // calls by HTTP code in apiserver_delegated_authn_request_total and
 // apiserver_delegated_authn_request_duration_seconds.
 func NewWebhook(lg *zap.Logger, reg prometheus.Registerer, client *rest.Client) (*Webhook, error) {
-	requests, err := promreg.Register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "apiserver_delegated_authn_request_total",
-		Help: "Number of HTTP requests partitioned by status code.",
-	}, []string{"code"}))
+	m, err := reviewmetrics.New(reg, "authn")
 	if err != nil {
 		return nil, err
 	}
-	latency, err := promreg.Register(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "apiserver_delegated_authn_request_duration_seconds",
-		Help:    "Request latency in seconds. Broken down by status code.",
-		Buckets: []float64{0.25, 0.5, 0.7, 1, 1.5, 3, 5, 10},
-	}, []string{"code"}))
-	if err != nil {
-		return nil, err
-	}
-	return &Webhook{lg: lg, client: client, requests: requests, latency: latency}, nil
+	return &Webhook{lg: lg, client: client, metrics: m}, nil
 }
 
 // Review implements TokenReviewer.
@@ -54,8 +42,7 @@ func (w *Webhook) Review(ctx context.Context, token string) (authnv1.TokenReview
 	start := time.Now()
 	res := w.client.Post().GroupVersion(authnv1.SchemeGroupVersion).Resource("tokenreviews").Body(in).Do(ctx)
 	code := resultCode(res)
-	w.requests.WithLabelValues(code).Inc()
-	w.latency.WithLabelValues(code).Observe(time.Since(start).Seconds())
+	w.metrics.Observe(code, start)
 	var out authnv1.TokenReview
 	if err := res.Into(&out); err != nil {
 		return authnv1.TokenReviewStatus{}, err

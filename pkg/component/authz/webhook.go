@@ -11,16 +11,15 @@ import (
 	authzv1 "platform.io/client/api/authorization/v1"
 	"platform.io/client/rest"
 
-	"platform.io/platform/pkg/component/internal/promreg"
+	"platform.io/platform/pkg/component/internal/reviewmetrics"
 )
 
 // Webhook is an AccessReviewer that creates SubjectAccessReviews on the
 // API server.
 type Webhook struct {
-	lg       *zap.Logger
-	client   *rest.Client
-	requests *prometheus.CounterVec
-	latency  *prometheus.HistogramVec
+	lg      *zap.Logger
+	client  *rest.Client
+	metrics *reviewmetrics.Metrics
 }
 
 var _ AccessReviewer = (*Webhook)(nil)
@@ -29,22 +28,11 @@ var _ AccessReviewer = (*Webhook)(nil)
 // calls by HTTP code in apiserver_delegated_authz_request_total and
 // apiserver_delegated_authz_request_duration_seconds.
 func NewWebhook(lg *zap.Logger, reg prometheus.Registerer, client *rest.Client) (*Webhook, error) {
-	requests, err := promreg.Register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "apiserver_delegated_authz_request_total",
-		Help: "Number of HTTP requests partitioned by status code.",
-	}, []string{"code"}))
+	m, err := reviewmetrics.New(reg, "authz")
 	if err != nil {
 		return nil, err
 	}
-	latency, err := promreg.Register(reg, prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "apiserver_delegated_authz_request_duration_seconds",
-		Help:    "Request latency in seconds. Broken down by status code.",
-		Buckets: []float64{0.25, 0.5, 0.7, 1, 1.5, 3, 5, 10},
-	}, []string{"code"}))
-	if err != nil {
-		return nil, err
-	}
-	return &Webhook{lg: lg, client: client, requests: requests, latency: latency}, nil
+	return &Webhook{lg: lg, client: client, metrics: m}, nil
 }
 
 // Review implements AccessReviewer.
@@ -57,8 +45,7 @@ func (w *Webhook) Review(ctx context.Context, spec authzv1.SubjectAccessReviewSp
 	if c := res.StatusCode(); c != 0 {
 		code = strconv.Itoa(c)
 	}
-	w.requests.WithLabelValues(code).Inc()
-	w.latency.WithLabelValues(code).Observe(time.Since(start).Seconds())
+	w.metrics.Observe(code, start)
 	var out authzv1.SubjectAccessReview
 	if err := res.Into(&out); err != nil {
 		return authzv1.SubjectAccessReviewStatus{}, err
