@@ -14,6 +14,7 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
+	"platform.io/client/internal/fakeclock"
 	"platform.io/client/watch"
 	"platform.io/client/workqueue"
 )
@@ -21,73 +22,13 @@ import (
 // ---- clock ----
 
 // fakeClock is a manually stepped Clock.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-}
+type fakeClock struct{ *fakeclock.Clock }
 
 func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)}
+	return &fakeClock{fakeclock.New(time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC))}
 }
 
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) NewTimer(d time.Duration) workqueue.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{c: c, at: c.now.Add(d), ch: make(chan time.Time, 1)}
-	if d <= 0 {
-		t.ch <- c.now
-		return t
-	}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-// Step moves time on by d and fires the timers that came due.
-func (c *fakeClock) Step(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	keep := c.timers[:0]
-	for _, t := range c.timers {
-		if t.at.After(c.now) {
-			keep = append(keep, t)
-			continue
-		}
-		t.ch <- c.now
-	}
-	c.timers = keep
-}
-
-func (c *fakeClock) pending() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.timers)
-}
-
-type fakeTimer struct {
-	c  *fakeClock
-	at time.Time
-	ch chan time.Time
-}
-
-func (t *fakeTimer) C() <-chan time.Time { return t.ch }
-
-func (t *fakeTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	if i := slices.Index(t.c.timers, t); i >= 0 {
-		t.c.timers = slices.Delete(t.c.timers, i, i+1)
-		return true
-	}
-	return false
-}
+func (c *fakeClock) NewTimer(d time.Duration) workqueue.Timer { return c.Clock.NewTimer(d) }
 
 // eventually polls cond in real time for up to 10 seconds.
 func eventually(t testing.TB, what string, cond func() bool) {

@@ -115,7 +115,7 @@ func TestInformerResync(t *testing.T) {
 			resyncs := tc.defaultSync > 0 || slices.ContainsFunc(tc.handlers, func(p time.Duration) bool { return p > 0 })
 			for range tc.steps {
 				if resyncs {
-					eventually(t, "resync timer", func() bool { return clock.pending() == 1 })
+					eventually(t, "resync timer", func() bool { return clock.Pending() == 1 })
 				}
 				clock.Step(tc.step)
 			}

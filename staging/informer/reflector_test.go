@@ -270,12 +270,12 @@ func TestReflectorBackoff(t *testing.T) {
 	run(t, r)
 
 	// The first failure retries at once; the second waits.
-	eventually(t, "backoff timer", func() bool { return clock.pending() == 1 })
+	eventually(t, "backoff timer", func() bool { return clock.Pending() == 1 })
 	if _, w := s.calls(); len(w) != 2 {
 		t.Fatalf("%d watch calls before the first wait, want 2", len(w))
 	}
 	clock.Step(DefaultInitialBackoff*3/2 + time.Millisecond)
-	eventually(t, "second backoff timer", func() bool { _, w := s.calls(); return len(w) == 3 && clock.pending() == 1 })
+	eventually(t, "second backoff timer", func() bool { _, w := s.calls(); return len(w) == 3 && clock.Pending() == 1 })
 	clock.Step(DefaultInitialBackoff * 3)
 	eventually(t, "fourth watch", func() bool { _, w := s.calls(); return len(w) == 4 })
 	lists, watches := s.calls()
@@ -300,7 +300,7 @@ func TestReflectorListFailureBacksOff(t *testing.T) {
 	clock := newFakeClock()
 	r := NewReflector[*corev1.Pod](s, NewStore[*corev1.Pod](), ReflectorOptions{Clock: clock})
 	run(t, r)
-	eventually(t, "backoff timer", func() bool { return clock.pending() == 1 })
+	eventually(t, "backoff timer", func() bool { return clock.Pending() == 1 })
 	if r.HasSynced() {
 		t.Fatal("synced without a list")
 	}

@@ -4,82 +4,24 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"platform.io/client/internal/fakeclock"
 )
 
 // fakeClock is a manually advanced Clock. Timers fire during Step once the
 // fake time reaches their deadline.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-}
+type fakeClock struct{ *fakeclock.Clock }
 
 func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
+	return &fakeClock{fakeclock.New(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))}
 }
 
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) NewTimer(d time.Duration) Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{clock: c, deadline: c.now.Add(d), ch: make(chan time.Time, 1)}
-	if d <= 0 {
-		t.ch <- c.now
-		return t
-	}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-// Step advances the clock by d and fires every timer that became due.
-func (c *fakeClock) Step(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.timers[:0]
-	for _, t := range c.timers {
-		if t.deadline.After(c.now) {
-			kept = append(kept, t)
-			continue
-		}
-		t.ch <- c.now
-	}
-	c.timers = kept
-}
+func (c *fakeClock) NewTimer(d time.Duration) Timer { return c.Clock.NewTimer(d) }
 
 // waitForTimers spins until at least n timers are pending.
 func (c *fakeClock) waitForTimers(t *testing.T, n int) {
 	t.Helper()
-	eventually(t, func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return len(c.timers) >= n
-	})
-}
-
-type fakeTimer struct {
-	clock    *fakeClock
-	deadline time.Time
-	ch       chan time.Time
-}
-
-func (t *fakeTimer) C() <-chan time.Time { return t.ch }
-
-func (t *fakeTimer) Stop() bool {
-	t.clock.mu.Lock()
-	defer t.clock.mu.Unlock()
-	for i, other := range t.clock.timers {
-		if other == t {
-			t.clock.timers = append(t.clock.timers[:i], t.clock.timers[i+1:]...)
-			return true
-		}
-	}
-	return false
+	eventually(t, func() bool { return c.Pending() >= n })
 }
 
 // fakeMetrics records metric values per "queue/metric" key.
