@@ -91,8 +91,20 @@ func enqueueServicesOf(services informer.Lister[*corev1.Service], p *corev1.Pod,
 		return
 	}
 	for _, s := range svcs {
-		if s.Spec.Selector != nil && labels.SelectorFromSet(s.Spec.Selector).Matches(labels.Set(p.Labels)) {
+		if s.Spec.Selector != nil && selects(s.Spec.Selector, p.Labels) {
 			enqueue(informer.Key(s))
 		}
 	}
+}
+
+// selects is labels.SelectorFromSet(sel).Matches(labels.Set(ls)) without
+// building a selector per service on every pod event: each key of sel must
+// be in ls with the same value.
+func selects(sel, ls map[string]string) bool {
+	for k, v := range sel {
+		if got, ok := ls[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
 }
