@@ -67,6 +67,14 @@ func TestReplicaSetScaleDeletesLeastValuable(t *testing.T) {
 		}
 		return ""
 	})
+	// Events are written in the background: wait for both, then check that
+	// no third one follows.
+	e.eventually(t, 20*time.Second, func() string {
+		if ev := e.events(t, "web", "SuccessfulDelete"); len(ev) < 2 {
+			return fmt.Sprintf("SuccessfulDelete events %q, want 2", ev)
+		}
+		return ""
+	})
 	if ev := e.events(t, "web", "SuccessfulDelete"); len(ev) != 2 {
 		t.Errorf("SuccessfulDelete events %q, want 2", ev)
 	}
