@@ -54,13 +54,14 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 		return ctrl.Result{}, fmt.Errorf("list pods of service %s: %w", key, err)
 	}
 	subsets := subsetsFor(svc, pods)
-	trigger := r.triggers.compute(key, svc, pods)
+	trigger, record := r.triggers.compute(key, svc, pods)
 	cur, err := r.endpoints.Namespace(ns).Get(name)
 	create := apierrors.IsNotFound(err)
 	if err != nil && !create {
 		return ctrl.Result{}, fmt.Errorf("read endpoints %s: %w", key, err)
 	}
 	if !create && reflect.DeepEqual(cur.Subsets, subsets) && maps.Equal(cur.Labels, wantLabels(svc)) {
+		record()
 		return ctrl.Result{}, nil
 	}
 	ep := &corev1.Endpoints{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: ns}}
@@ -78,7 +79,11 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 	} else {
 		ep.Annotations[AnnotationLastChangeTriggerTime] = trigger.UTC().Format(time.RFC3339Nano)
 	}
-	return ctrl.Result{}, r.write(ctx, svc, ep, create)
+	if err := r.write(ctx, svc, ep, create); err != nil {
+		return ctrl.Result{}, err
+	}
+	record()
+	return ctrl.Result{}, nil
 }
 
 func (r *reconciler) write(ctx context.Context, svc *corev1.Service, ep *corev1.Endpoints, create bool) error {

@@ -97,16 +97,25 @@ func TestTriggerTracker(t *testing.T) {
 		return p
 	}
 	tr := newTriggerTracker()
+	// sync computes and, as after a successful write, records.
+	sync := func(pods ...*corev1.Pod) time.Time {
+		at, record := tr.compute("ns/web", svc, pods)
+		record()
+		return at
+	}
 	a := readyAt(testPod("a", "10.0.0.1", true), t0.Add(time.Minute))
-	if got := tr.compute("ns/web", svc, []*corev1.Pod{a}); !got.Equal(t0) {
+	if got, _ := tr.compute("ns/web", svc, []*corev1.Pod{a}); !got.Equal(t0) {
+		t.Errorf("a write that failed keeps the trigger: %v, want %v", got, t0)
+	}
+	if got := sync(a); !got.Equal(t0) {
 		t.Errorf("first sync: %v, want the service's creation %v", got, t0)
 	}
-	if got := tr.compute("ns/web", svc, []*corev1.Pod{a}); !got.IsZero() {
+	if got := sync(a); !got.IsZero() {
 		t.Errorf("no change: %v, want zero", got)
 	}
 	b := readyAt(testPod("b", "10.0.0.2", true), t0.Add(3*time.Minute))
 	a2 := readyAt(testPod("a", "10.0.0.1", false), t0.Add(2*time.Minute))
-	if got := tr.compute("ns/web", svc, []*corev1.Pod{a2, b}); !got.Equal(t0.Add(2 * time.Minute)) {
+	if got := sync(a2, b); !got.Equal(t0.Add(2 * time.Minute)) {
 		t.Errorf("two pods changed: %v, want the earliest", got)
 	}
 }

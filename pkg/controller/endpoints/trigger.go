@@ -31,15 +31,16 @@ func newTriggerTracker() *triggerTracker {
 }
 
 // compute returns the earliest trigger time among the pods and the
-// service that changed since the last compute for key (zero when none did)
-// and records the current ones.
-func (t *triggerTracker) compute(key string, svc *corev1.Service, pods []*corev1.Pod) time.Time {
+// service that changed since the last recorded state for key (zero when
+// none did), and a function that records the current ones. The caller
+// records them only once the Endpoints reflect them (written, or already
+// equal): a failed write keeps the trigger for the retry.
+func (t *triggerTracker) compute(key string, svc *corev1.Service, pods []*corev1.Pod) (time.Time, func()) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	st, ok := t.state[key]
-	if !ok {
+	st := t.state[key]
+	if st == nil {
 		st = &serviceTriggers{pods: map[string]time.Time{}}
-		t.state[key] = st
 	}
 	var earliest time.Time
 	consider := func(at time.Time) {
@@ -47,9 +48,9 @@ func (t *triggerTracker) compute(key string, svc *corev1.Service, pods []*corev1
 			earliest = at
 		}
 	}
-	if created := svc.CreationTimestamp.Time; !created.Equal(st.service) {
+	created := svc.CreationTimestamp.Time
+	if !created.Equal(st.service) {
 		consider(created)
-		st.service = created
 	}
 	seen := make(map[string]time.Time, len(pods))
 	for _, p := range pods {
@@ -59,8 +60,12 @@ func (t *triggerTracker) compute(key string, svc *corev1.Service, pods []*corev1
 			consider(at)
 		}
 	}
-	st.pods = seen
-	return earliest
+	record := func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.state[key] = &serviceTriggers{service: created, pods: seen}
+	}
+	return earliest, record
 }
 
 // forget drops a deleted service's state.
