@@ -20,11 +20,11 @@ func (m *APIGroup) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Versions)
+			return protobuf.ReadMessages(num, typ, data, &m.Versions)
 		case 3:
 			return protobuf.ReadMessage(typ, data, &m.PreferredVersion)
 		case 4:
-			return protobuf.ReadMessages(typ, data, &m.ServerAddressByClientCIDRs)
+			return protobuf.ReadMessages(num, typ, data, &m.ServerAddressByClientCIDRs)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -41,7 +41,7 @@ func (m *APIGroupList) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Groups)
+			return protobuf.ReadMessages(num, typ, data, &m.Groups)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -75,11 +75,11 @@ func (m *APIResource) UnmarshalProto(data []byte) error {
 		case 4:
 			return protobuf.ReadStringList(typ, data, &m.Verbs)
 		case 5:
-			return protobuf.ReadStrings(typ, data, &m.ShortNames)
+			return protobuf.ReadStrings(num, typ, data, &m.ShortNames)
 		case 6:
 			return protobuf.ReadString(typ, data, &m.SingularName)
 		case 7:
-			return protobuf.ReadStrings(typ, data, &m.Categories)
+			return protobuf.ReadStrings(num, typ, data, &m.Categories)
 		case 8:
 			return protobuf.ReadString(typ, data, &m.Group)
 		case 9:
@@ -105,7 +105,7 @@ func (m *APIResourceList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadString(typ, data, &m.GroupVersion)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.APIResources)
+			return protobuf.ReadMessages(num, typ, data, &m.APIResources)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -123,9 +123,9 @@ func (m *APIVersions) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(typ, data, &m.Versions)
+			return protobuf.ReadStrings(num, typ, data, &m.Versions)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.ServerAddressByClientCIDRs)
+			return protobuf.ReadMessages(num, typ, data, &m.ServerAddressByClientCIDRs)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -156,7 +156,7 @@ func (m *DeleteOptions) UnmarshalProto(data []byte) error {
 		case 4:
 			return protobuf.ReadStringPtr(typ, data, &m.PropagationPolicy)
 		case 5:
-			return protobuf.ReadStrings(typ, data, &m.DryRun)
+			return protobuf.ReadStrings(num, typ, data, &m.DryRun)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -211,9 +211,9 @@ func (m *LabelSelector) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadStringMap(typ, data, &m.MatchLabels)
+			return protobuf.ReadStringMap(num, typ, data, &m.MatchLabels)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.MatchExpressions)
+			return protobuf.ReadMessages(num, typ, data, &m.MatchExpressions)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -236,7 +236,7 @@ func (m *LabelSelectorRequirement) UnmarshalProto(data []byte) error {
 		case 2:
 			return protobuf.ReadString(typ, data, &m.Operator)
 		case 3:
-			return protobuf.ReadStrings(typ, data, &m.Values)
+			return protobuf.ReadStrings(num, typ, data, &m.Values)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -354,15 +354,15 @@ func (m *ObjectMeta) UnmarshalProto(data []byte) error {
 		case 10:
 			return protobuf.ReadIntPtr(typ, data, &m.DeletionGracePeriodSeconds)
 		case 11:
-			return protobuf.ReadStringMap(typ, data, &m.Labels)
+			return protobuf.ReadStringMap(num, typ, data, &m.Labels)
 		case 12:
-			return protobuf.ReadStringMap(typ, data, &m.Annotations)
+			return protobuf.ReadStringMap(num, typ, data, &m.Annotations)
 		case 13:
-			return protobuf.ReadMessages(typ, data, &m.OwnerReferences)
+			return protobuf.ReadMessages(num, typ, data, &m.OwnerReferences)
 		case 14:
-			return protobuf.ReadStrings(typ, data, &m.Finalizers)
+			return protobuf.ReadStrings(num, typ, data, &m.Finalizers)
 		case 17:
-			return protobuf.ReadMessages(typ, data, &m.ManagedFields)
+			return protobuf.ReadMessages(num, typ, data, &m.ManagedFields)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -536,7 +536,7 @@ func (m *StatusDetails) UnmarshalProto(data []byte) error {
 		case 3:
 			return protobuf.ReadString(typ, data, &m.Kind)
 		case 4:
-			return protobuf.ReadMessages(typ, data, &m.Causes)
+			return protobuf.ReadMessages(num, typ, data, &m.Causes)
 		case 5:
 			return protobuf.ReadInt(typ, data, &m.RetryAfterSeconds)
 		case 6:

@@ -45,13 +45,13 @@ func benchPod() *corev1.Pod {
 	}
 	status := func(name, image string) corev1.ContainerStatus {
 		return corev1.ContainerStatus{
-			Name:         name,
-			State:        corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: benchTime}},
-			Ready:        true,
-			Image:        image,
-			ImageID:      image + "@sha256:4a5b7c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b",
-			ContainerID:  "containerd://8f1e2d3c4b5a69788796a5b4c3d2e1f0" + name,
-			Started:      &started,
+			Name:        name,
+			State:       corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: benchTime}},
+			Ready:       true,
+			Image:       image,
+			ImageID:     image + "@sha256:4a5b7c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b",
+			ContainerID: "containerd://8f1e2d3c4b5a69788796a5b4c3d2e1f0" + name,
+			Started:     &started,
 		}
 	}
 	condition := func(typ corev1.PodConditionType) corev1.PodCondition {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -166,14 +167,42 @@ func ReadMessagePtr[T any, P messagePtr[T]](typ Type, data []byte, dst **T) ([]b
 	return ReadMessage(typ, data, P(*dst))
 }
 
-// ReadStrings appends one element of a repeated string field to *dst.
-func ReadStrings[L ~[]S, S ~string](typ Type, data []byte, dst *L) ([]byte, error) {
+// ReadStrings appends one element of a repeated string field numbered num
+// to *dst. When *dst is full it first makes room for every element of field
+// num in the rest of the message, so that a list is allocated once.
+func ReadStrings[L ~[]S, S ~string](num Number, typ Type, data []byte, dst *L) ([]byte, error) {
 	var s S
 	rest, err := ReadString(typ, data, &s)
-	if err == nil {
-		*dst = append(*dst, s)
+	if err != nil {
+		return nil, err
 	}
-	return rest, err
+	if len(*dst) == cap(*dst) {
+		*dst = slices.Grow(*dst, 1+countFields(num, rest))
+	}
+	*dst = append(*dst, s)
+	return rest, nil
+}
+
+// countFields returns how many fields numbered num the message data holds,
+// or how many precede the first malformed field (which the caller's own
+// decoding reports). It is the cheap first pass that sizes lists and maps.
+func countFields(num Number, data []byte) int {
+	count := 0
+	for len(data) > 0 {
+		n, typ, tagLen := protowire.ConsumeTag(data)
+		if tagLen < 0 {
+			break
+		}
+		valueLen := protowire.ConsumeFieldValue(n, typ, data[tagLen:])
+		if valueLen < 0 {
+			break
+		}
+		if n == num {
+			count++
+		}
+		data = data[tagLen+valueLen:]
+	}
+	return count
 }
 
 // ReadInts appends to *dst one element of a repeated varint field, or every
@@ -202,17 +231,26 @@ func ReadInts[L ~[]T, T Integer](typ Type, data []byte, dst *L) ([]byte, error) 
 	return rest, nil
 }
 
-// ReadMessages appends one element of a repeated message field to *dst.
-func ReadMessages[L ~[]T, T any, P messagePtr[T]](typ Type, data []byte, dst *L) ([]byte, error) {
+// ReadMessages appends one element of a repeated message field numbered num
+// to *dst, decoding it in place. When *dst is full it first makes room for
+// every element of field num in the rest of the message, so that a list is
+// allocated once. On error *dst keeps its length.
+func ReadMessages[L ~[]T, T any, P messagePtr[T]](num Number, typ Type, data []byte, dst *L) ([]byte, error) {
 	v, rest, err := consumeBytes(typ, data)
 	if err != nil {
 		return nil, err
 	}
-	var elem T
-	if err := P(&elem).UnmarshalProto(v); err != nil {
+	if len(*dst) == cap(*dst) {
+		*dst = slices.Grow(*dst, 1+countFields(num, rest))
+	}
+	n := len(*dst)
+	*dst = (*dst)[:n+1]
+	clear((*dst)[n:]) // the spare capacity may hold an old element
+	if err := P(&(*dst)[n]).UnmarshalProto(v); err != nil {
+		clear((*dst)[n:])
+		*dst = (*dst)[:n]
 		return nil, err
 	}
-	*dst = append(*dst, elem)
 	return rest, nil
 }
 
@@ -228,7 +266,7 @@ func ReadStringList[L ~[]S, S ~string](typ Type, data []byte, dst *L) ([]byte, e
 	}
 	err = DecodeFields(v, func(num Number, typ Type, data []byte) ([]byte, error) {
 		if num == 1 {
-			return ReadStrings(typ, data, dst)
+			return ReadStrings(num, typ, data, dst)
 		}
 		return Skip(num, typ, data)
 	})
@@ -270,44 +308,49 @@ func readEntry[K ~string](typ Type, data []byte, key *K, value FieldFunc) ([]byt
 	return rest, err
 }
 
-// ReadStringMap adds one entry of a map<string, string> field to *dst.
-func ReadStringMap[M ~map[K]V, K ~string, V ~string](typ Type, data []byte, dst *M) ([]byte, error) {
+// ReadStringMap adds one entry of a map<string, string> field numbered num
+// to *dst, which it makes, when nil, with room for every entry of field num
+// in the rest of the message.
+func ReadStringMap[M ~map[K]V, K ~string, V ~string](num Number, typ Type, data []byte, dst *M) ([]byte, error) {
 	var k K
 	var v V
 	rest, err := readEntry(typ, data, &k, func(_ Number, typ Type, data []byte) ([]byte, error) {
 		return ReadString(typ, data, &v)
 	})
-	return rest, putEntry(dst, k, v, err)
+	return rest, putEntry(dst, num, rest, k, v, err)
 }
 
-// ReadBytesMap adds one entry of a map<string, bytes> field to *dst; an
-// entry without a value maps its key to nil.
-func ReadBytesMap[M ~map[K]V, K ~string, V ~[]byte](typ Type, data []byte, dst *M) ([]byte, error) {
+// ReadBytesMap adds one entry of a map<string, bytes> field numbered num to
+// *dst as ReadStringMap does; an entry without a value maps its key to nil.
+func ReadBytesMap[M ~map[K]V, K ~string, V ~[]byte](num Number, typ Type, data []byte, dst *M) ([]byte, error) {
 	var k K
 	var v V
 	rest, err := readEntry(typ, data, &k, func(_ Number, typ Type, data []byte) ([]byte, error) {
 		return ReadBytes(typ, data, &v)
 	})
-	return rest, putEntry(dst, k, v, err)
+	return rest, putEntry(dst, num, rest, k, v, err)
 }
 
-// ReadMessageMap adds one entry of a map<string, message> field to *dst.
-func ReadMessageMap[M ~map[K]V, K ~string, V any, P messagePtr[V]](typ Type, data []byte, dst *M) ([]byte, error) {
+// ReadMessageMap adds one entry of a map<string, message> field numbered num
+// to *dst as ReadStringMap does.
+func ReadMessageMap[M ~map[K]V, K ~string, V any, P messagePtr[V]](num Number, typ Type, data []byte, dst *M) ([]byte, error) {
 	var k K
 	var v V
 	rest, err := readEntry(typ, data, &k, func(num Number, typ Type, data []byte) ([]byte, error) {
 		return ReadMessage(typ, data, P(&v))
 	})
-	return rest, putEntry(dst, k, v, err)
+	return rest, putEntry(dst, num, rest, k, v, err)
 }
 
-// putEntry stores k and v in *dst unless err is set, and returns err.
-func putEntry[M ~map[K]V, K comparable, V any](dst *M, k K, v V, err error) error {
+// putEntry stores k and v in *dst unless err is set, and returns err. A nil
+// *dst is made with room for this entry and every further one of field num
+// in rest, the remainder of the message.
+func putEntry[M ~map[K]V, K comparable, V any](dst *M, num Number, rest []byte, k K, v V, err error) error {
 	if err != nil {
 		return err
 	}
 	if *dst == nil {
-		*dst = make(M)
+		*dst = make(M, 1+countFields(num, rest))
 	}
 	(*dst)[k] = v
 	return nil

@@ -3,6 +3,7 @@ package protobuf
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,7 +76,7 @@ func TestReadScalars(t *testing.T) {
 		case 3:
 			return ReadInts(typ, data, &ints)
 		case 4:
-			return ReadStrings(typ, data, &names)
+			return ReadStrings(num, typ, data, &names)
 		}
 		return Skip(num, typ, data)
 	})
@@ -92,7 +93,7 @@ func TestMaps(t *testing.T) {
 	data := AppendBytesMap(nil, 1, in)
 	var out map[string][]byte
 	if err := DecodeFields(data, func(num Number, typ Type, data []byte) ([]byte, error) {
-		return ReadBytesMap(typ, data, &out)
+		return ReadBytesMap(num, typ, data, &out)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestMaps(t *testing.T) {
 	}
 	// An entry without key or value maps "" to "".
 	var strs map[string]string
-	if _, err := ReadStringMap(protowire.BytesType, []byte{0}, &strs); err != nil || len(strs) != 1 || strs[""] != "" {
+	if _, err := ReadStringMap(1, protowire.BytesType, []byte{0}, &strs); err != nil || len(strs) != 1 || strs[""] != "" {
 		t.Errorf("empty entry: %v %v", strs, err)
 	}
 }
@@ -131,6 +132,119 @@ func TestMalformed(t *testing.T) {
 		err := DecodeFields(c.data, field)
 		if err == nil || errors.Is(err, ErrTruncated) != c.trunc {
 			t.Errorf("%s: %v (want truncated: %v)", name, err, c.trunc)
+		}
+	}
+}
+
+// item is a message {string s = 1} for the list tests.
+type item struct{ s string }
+
+func (m *item) MarshalProto(b []byte) []byte { return AppendString(b, 1, m.s) }
+
+func (m *item) UnmarshalProto(data []byte) error {
+	return DecodeFields(data, func(num Number, typ Type, data []byte) ([]byte, error) {
+		if num == 1 {
+			return ReadString(typ, data, &m.s)
+		}
+		return Skip(num, typ, data)
+	})
+}
+
+// TestListsSized checks that lists and maps are allocated once, with room
+// for every element of their field in the message, however the elements
+// are interleaved with other fields, and that a list merges into an
+// existing one without exposing what its spare capacity held.
+func TestListsSized(t *testing.T) {
+	data := AppendMessages(nil, 1, []item{{"a"}, {"b"}})
+	data = AppendString(data, 2, "x")
+	data = AppendMessages(data, 1, []item{{"c"}})
+	data = AppendStrings(data, 3, []string{"p", "q", "r"})
+	data = AppendStringMap(data, 4, map[string]string{"k1": "v1", "k2": "v2"})
+	data = AppendMessages(data, 1, []item{{"d"}})
+
+	tests := []struct {
+		name    string
+		items   []item
+		want    []string
+		wantCap int
+	}{
+		{"nil", nil, []string{"a", "b", "c", "d"}, 4},
+		{"merged", []item{{"old"}}, []string{"old", "a", "b", "c", "d"}, 5},
+		{"spare capacity", make([]item, 0, 8)[:0], []string{"a", "b", "c", "d"}, 8},
+		{"stale spare capacity", append(make([]item, 0, 8), item{"x"}, item{"stale"})[:1], []string{"x", "a", "b", "c", "d"}, 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			items := tt.items
+			var strs []string
+			var m map[string]string
+			var other string
+			err := DecodeFields(data, func(num Number, typ Type, data []byte) ([]byte, error) {
+				switch num {
+				case 1:
+					return ReadMessages(num, typ, data, &items)
+				case 2:
+					return ReadString(typ, data, &other)
+				case 3:
+					return ReadStrings(num, typ, data, &strs)
+				case 4:
+					return ReadStringMap(num, typ, data, &m)
+				}
+				return Skip(num, typ, data)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range items {
+				got = append(got, it.s)
+			}
+			if !slices.Equal(got, tt.want) || cap(items) < tt.wantCap || (tt.items == nil && cap(items) != tt.wantCap) {
+				t.Errorf("items %q (cap %d), want %q (cap %d)", got, cap(items), tt.want, tt.wantCap)
+			}
+			if !slices.Equal(strs, []string{"p", "q", "r"}) || cap(strs) != 3 {
+				t.Errorf("strings %q (cap %d)", strs, cap(strs))
+			}
+			if len(m) != 2 || m["k1"] != "v1" || m["k2"] != "v2" || other != "x" {
+				t.Errorf("map %v, other %q", m, other)
+			}
+		})
+	}
+}
+
+// TestListElementError checks that an element that fails to decode leaves
+// the list as it was.
+func TestListElementError(t *testing.T) {
+	items := []item{{"kept"}}
+	bad := []byte{0x0a, 0x02, 0x08, 0x01} // an item whose field 1 is a varint
+	if _, err := ReadMessages(1, protowire.BytesType, bad, &items); err == nil {
+		t.Fatal("decoded an item with a wrongly typed field")
+	}
+	if len(items) != 1 || items[0].s != "kept" {
+		t.Errorf("items after the error: %v", items)
+	}
+	if spare := items[:cap(items)][1:]; slices.ContainsFunc(spare, func(it item) bool { return it != item{} }) {
+		t.Errorf("spare capacity holds a partly decoded item: %v", spare)
+	}
+}
+
+// TestCountFields covers the sizing pass, including malformed input, where
+// it counts the fields before the damage.
+func TestCountFields(t *testing.T) {
+	two := AppendString(AppendInt(AppendString(nil, 1, "a"), 2, 7), 1, "b")
+	tests := []struct {
+		name string
+		data []byte
+		want int
+	}{
+		{"empty", nil, 0},
+		{"two of three", two, 2},
+		{"truncated after", append(bytes.Clone(two), 0x0a, 0x05), 2},
+		{"bad tag after", append(bytes.Clone(two), 0x80), 2},
+	}
+	for _, tt := range tests {
+		if got := countFields(1, tt.data); got != tt.want {
+			t.Errorf("%s: %d fields, want %d", tt.name, got, tt.want)
 		}
 	}
 }

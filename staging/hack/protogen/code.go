@@ -40,8 +40,11 @@ func writeType(w *bytes.Buffer, named *types.Named) error {
 func fieldCode(f field, stringList bool) (enc, dec string, err error) {
 	acc := "m." + f.name
 	call := func(helper string) (string, string, error) {
-		return fmt.Sprintf("b = protobuf.Append%s(b, %d, %s)", helper, f.num, acc),
-			fmt.Sprintf("protobuf.Read%s(typ, data, &%s)", helper, acc), nil
+		read := fmt.Sprintf("protobuf.Read%s(typ, data, &%s)", helper, acc)
+		if repeated[helper] {
+			read = fmt.Sprintf("protobuf.Read%s(num, typ, data, &%s)", helper, acc)
+		}
+		return fmt.Sprintf("b = protobuf.Append%s(b, %d, %s)", helper, f.num, acc), read, nil
 	}
 	switch {
 	case stringList:
@@ -76,6 +79,10 @@ func fieldCode(f field, stringList bool) (enc, dec string, err error) {
 	}
 	return "", "", fmt.Errorf("no protobuf encoding for type %s", f.typ)
 }
+
+// repeated marks the read helpers of lists and maps, which take the field
+// number to size the list or map from the rest of the message.
+var repeated = map[string]bool{"Strings": true, "Messages": true, "StringMap": true, "BytesMap": true, "MessageMap": true}
 
 // scalar names the helpers of a basic type: String, Int or Bool, or "".
 func scalar(t *types.Basic) string {

@@ -41,7 +41,7 @@ func (m *ControllerRevisionList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -113,7 +113,7 @@ func (m *DaemonSetList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -188,7 +188,7 @@ func (m *DaemonSetStatus) UnmarshalProto(data []byte) error {
 		case 9:
 			return protobuf.ReadIntPtr(typ, data, &m.CollisionCount)
 		case 10:
-			return protobuf.ReadMessages(typ, data, &m.Conditions)
+			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -285,7 +285,7 @@ func (m *DeploymentList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -306,7 +306,7 @@ func (m *DeploymentRollback) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadStringMap(typ, data, &m.UpdatedAnnotations)
+			return protobuf.ReadStringMap(num, typ, data, &m.UpdatedAnnotations)
 		case 3:
 			return protobuf.ReadMessage(typ, data, &m.RollbackTo)
 		}
@@ -383,7 +383,7 @@ func (m *DeploymentStatus) UnmarshalProto(data []byte) error {
 		case 5:
 			return protobuf.ReadInt(typ, data, &m.UnavailableReplicas)
 		case 6:
-			return protobuf.ReadMessages(typ, data, &m.Conditions)
+			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		case 7:
 			return protobuf.ReadInt(typ, data, &m.ReadyReplicas)
 		case 8:
@@ -523,7 +523,7 @@ func (m *ReplicaSetList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -584,7 +584,7 @@ func (m *ReplicaSetStatus) UnmarshalProto(data []byte) error {
 		case 5:
 			return protobuf.ReadInt(typ, data, &m.AvailableReplicas)
 		case 6:
-			return protobuf.ReadMessages(typ, data, &m.Conditions)
+			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		case 7:
 			return protobuf.ReadIntPtr(typ, data, &m.TerminatingReplicas)
 		}
@@ -745,7 +745,7 @@ func (m *StatefulSetList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -821,7 +821,7 @@ func (m *StatefulSetSpec) UnmarshalProto(data []byte) error {
 		case 3:
 			return protobuf.ReadMessage(typ, data, &m.Template)
 		case 4:
-			return protobuf.ReadMessages(typ, data, &m.VolumeClaimTemplates)
+			return protobuf.ReadMessages(num, typ, data, &m.VolumeClaimTemplates)
 		case 5:
 			return protobuf.ReadString(typ, data, &m.ServiceName)
 		case 6:
@@ -877,7 +877,7 @@ func (m *StatefulSetStatus) UnmarshalProto(data []byte) error {
 		case 9:
 			return protobuf.ReadIntPtr(typ, data, &m.CollisionCount)
 		case 10:
-			return protobuf.ReadMessages(typ, data, &m.Conditions)
+			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		case 11:
 			return protobuf.ReadInt(typ, data, &m.AvailableReplicas)
 		}

@@ -41,7 +41,7 @@ func (m *TokenReviewSpec) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadString(typ, data, &m.Token)
 		case 2:
-			return protobuf.ReadStrings(typ, data, &m.Audiences)
+			return protobuf.ReadStrings(num, typ, data, &m.Audiences)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -67,7 +67,7 @@ func (m *TokenReviewStatus) UnmarshalProto(data []byte) error {
 		case 3:
 			return protobuf.ReadString(typ, data, &m.Error)
 		case 4:
-			return protobuf.ReadStrings(typ, data, &m.Audiences)
+			return protobuf.ReadStrings(num, typ, data, &m.Audiences)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -91,9 +91,9 @@ func (m *UserInfo) UnmarshalProto(data []byte) error {
 		case 2:
 			return protobuf.ReadString(typ, data, &m.UID)
 		case 3:
-			return protobuf.ReadStrings(typ, data, &m.Groups)
+			return protobuf.ReadStrings(num, typ, data, &m.Groups)
 		case 4:
-			return protobuf.ReadMessageMap(typ, data, &m.Extra)
+			return protobuf.ReadMessageMap(num, typ, data, &m.Extra)
 		}
 		return protobuf.Skip(num, typ, data)
 	})

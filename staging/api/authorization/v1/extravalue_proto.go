@@ -12,7 +12,7 @@ func (v *ExtraValue) MarshalProto(b []byte) []byte {
 func (v *ExtraValue) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		if num == 1 {
-			return protobuf.ReadStrings(typ, data, v)
+			return protobuf.ReadStrings(num, typ, data, v)
 		}
 		return protobuf.Skip(num, typ, data)
 	})

@@ -108,9 +108,9 @@ func (m *SubjectAccessReviewSpec) UnmarshalProto(data []byte) error {
 		case 3:
 			return protobuf.ReadString(typ, data, &m.User)
 		case 4:
-			return protobuf.ReadStrings(typ, data, &m.Groups)
+			return protobuf.ReadStrings(num, typ, data, &m.Groups)
 		case 5:
-			return protobuf.ReadMessageMap(typ, data, &m.Extra)
+			return protobuf.ReadMessageMap(num, typ, data, &m.Extra)
 		case 6:
 			return protobuf.ReadString(typ, data, &m.UID)
 		}

@@ -41,7 +41,7 @@ func (m *CronJobList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -102,7 +102,7 @@ func (m *CronJobStatus) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Active)
+			return protobuf.ReadMessages(num, typ, data, &m.Active)
 		case 4:
 			return protobuf.ReadMessagePtr(typ, data, &m.LastScheduleTime)
 		case 5:
@@ -181,7 +181,7 @@ func (m *JobList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -282,7 +282,7 @@ func (m *JobStatus) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Conditions)
+			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		case 2:
 			return protobuf.ReadMessagePtr(typ, data, &m.StartTime)
 		case 3:
@@ -339,7 +339,7 @@ func (m *PodFailurePolicy) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Rules)
+			return protobuf.ReadMessages(num, typ, data, &m.Rules)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -407,7 +407,7 @@ func (m *PodFailurePolicyRule) UnmarshalProto(data []byte) error {
 		case 2:
 			return protobuf.ReadMessagePtr(typ, data, &m.OnExitCodes)
 		case 3:
-			return protobuf.ReadMessages(typ, data, &m.OnPodConditions)
+			return protobuf.ReadMessages(num, typ, data, &m.OnPodConditions)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -424,7 +424,7 @@ func (m *SuccessPolicy) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Rules)
+			return protobuf.ReadMessages(num, typ, data, &m.Rules)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -462,9 +462,9 @@ func (m *UncountedTerminatedPods) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(typ, data, &m.Succeeded)
+			return protobuf.ReadStrings(num, typ, data, &m.Succeeded)
 		case 2:
-			return protobuf.ReadStrings(typ, data, &m.Failed)
+			return protobuf.ReadStrings(num, typ, data, &m.Failed)
 		}
 		return protobuf.Skip(num, typ, data)
 	})

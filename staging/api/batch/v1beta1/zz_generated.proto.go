@@ -41,7 +41,7 @@ func (m *CronJobList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -102,7 +102,7 @@ func (m *CronJobStatus) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Active)
+			return protobuf.ReadMessages(num, typ, data, &m.Active)
 		case 4:
 			return protobuf.ReadMessagePtr(typ, data, &m.LastScheduleTime)
 		case 5:

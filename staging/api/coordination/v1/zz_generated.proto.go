@@ -38,7 +38,7 @@ func (m *LeaseList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})

@@ -116,7 +116,7 @@ func (m *CSIVolumeSource) UnmarshalProto(data []byte) error {
 		case 3:
 			return protobuf.ReadStringPtr(typ, data, &m.FSType)
 		case 4:
-			return protobuf.ReadStringMap(typ, data, &m.VolumeAttributes)
+			return protobuf.ReadStringMap(num, typ, data, &m.VolumeAttributes)
 		case 5:
 			return protobuf.ReadMessagePtr(typ, data, &m.NodePublishSecretRef)
 		}
@@ -136,9 +136,9 @@ func (m *Capabilities) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(typ, data, &m.Add)
+			return protobuf.ReadStrings(num, typ, data, &m.Add)
 		case 2:
-			return protobuf.ReadStrings(typ, data, &m.Drop)
+			return protobuf.ReadStrings(num, typ, data, &m.Drop)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -240,9 +240,9 @@ func (m *ConfigMap) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadStringMap(typ, data, &m.Data)
+			return protobuf.ReadStringMap(num, typ, data, &m.Data)
 		case 3:
-			return protobuf.ReadBytesMap(typ, data, &m.BinaryData)
+			return protobuf.ReadBytesMap(num, typ, data, &m.BinaryData)
 		case 4:
 			return protobuf.ReadBoolPtr(typ, data, &m.Immutable)
 		}
@@ -307,7 +307,7 @@ func (m *ConfigMapList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -357,7 +357,7 @@ func (m *ConfigMapProjection) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		case 4:
 			return protobuf.ReadBoolPtr(typ, data, &m.Optional)
 		}
@@ -381,7 +381,7 @@ func (m *ConfigMapVolumeSource) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		case 3:
 			return protobuf.ReadIntPtr(typ, data, &m.DefaultMode)
 		case 4:
@@ -440,19 +440,19 @@ func (m *Container) UnmarshalProto(data []byte) error {
 		case 2:
 			return protobuf.ReadString(typ, data, &m.Image)
 		case 3:
-			return protobuf.ReadStrings(typ, data, &m.Command)
+			return protobuf.ReadStrings(num, typ, data, &m.Command)
 		case 4:
-			return protobuf.ReadStrings(typ, data, &m.Args)
+			return protobuf.ReadStrings(num, typ, data, &m.Args)
 		case 5:
 			return protobuf.ReadString(typ, data, &m.WorkingDir)
 		case 6:
-			return protobuf.ReadMessages(typ, data, &m.Ports)
+			return protobuf.ReadMessages(num, typ, data, &m.Ports)
 		case 7:
-			return protobuf.ReadMessages(typ, data, &m.Env)
+			return protobuf.ReadMessages(num, typ, data, &m.Env)
 		case 8:
 			return protobuf.ReadMessage(typ, data, &m.Resources)
 		case 9:
-			return protobuf.ReadMessages(typ, data, &m.VolumeMounts)
+			return protobuf.ReadMessages(num, typ, data, &m.VolumeMounts)
 		case 10:
 			return protobuf.ReadMessagePtr(typ, data, &m.LivenessProbe)
 		case 11:
@@ -472,19 +472,19 @@ func (m *Container) UnmarshalProto(data []byte) error {
 		case 18:
 			return protobuf.ReadBool(typ, data, &m.TTY)
 		case 19:
-			return protobuf.ReadMessages(typ, data, &m.EnvFrom)
+			return protobuf.ReadMessages(num, typ, data, &m.EnvFrom)
 		case 20:
 			return protobuf.ReadString(typ, data, &m.TerminationMessagePolicy)
 		case 21:
-			return protobuf.ReadMessages(typ, data, &m.VolumeDevices)
+			return protobuf.ReadMessages(num, typ, data, &m.VolumeDevices)
 		case 22:
 			return protobuf.ReadMessagePtr(typ, data, &m.StartupProbe)
 		case 23:
-			return protobuf.ReadMessages(typ, data, &m.ResizePolicy)
+			return protobuf.ReadMessages(num, typ, data, &m.ResizePolicy)
 		case 24:
 			return protobuf.ReadStringPtr(typ, data, &m.RestartPolicy)
 		case 25:
-			return protobuf.ReadMessages(typ, data, &m.RestartPolicyRules)
+			return protobuf.ReadMessages(num, typ, data, &m.RestartPolicyRules)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -525,7 +525,7 @@ func (m *ContainerImage) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(typ, data, &m.Names)
+			return protobuf.ReadStrings(num, typ, data, &m.Names)
 		case 2:
 			return protobuf.ReadInt(typ, data, &m.SizeBytes)
 		}
@@ -772,15 +772,15 @@ func (m *ContainerStatus) UnmarshalProto(data []byte) error {
 		case 9:
 			return protobuf.ReadBoolPtr(typ, data, &m.Started)
 		case 10:
-			return protobuf.ReadMessageMap(typ, data, &m.AllocatedResources)
+			return protobuf.ReadMessageMap(num, typ, data, &m.AllocatedResources)
 		case 11:
 			return protobuf.ReadMessagePtr(typ, data, &m.Resources)
 		case 12:
-			return protobuf.ReadMessages(typ, data, &m.VolumeMounts)
+			return protobuf.ReadMessages(num, typ, data, &m.VolumeMounts)
 		case 13:
 			return protobuf.ReadMessagePtr(typ, data, &m.User)
 		case 14:
-			return protobuf.ReadMessages(typ, data, &m.AllocatedResourcesStatus)
+			return protobuf.ReadMessages(num, typ, data, &m.AllocatedResourcesStatus)
 		case 15:
 			return protobuf.ReadStringPtr(typ, data, &m.StopSignal)
 		}
@@ -835,7 +835,7 @@ func (m *DownwardAPIProjection) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -883,7 +883,7 @@ func (m *DownwardAPIVolumeSource) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		case 2:
 			return protobuf.ReadIntPtr(typ, data, &m.DefaultMode)
 		}
@@ -980,11 +980,11 @@ func (m *EndpointSubset) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Addresses)
+			return protobuf.ReadMessages(num, typ, data, &m.Addresses)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.NotReadyAddresses)
+			return protobuf.ReadMessages(num, typ, data, &m.NotReadyAddresses)
 		case 3:
-			return protobuf.ReadMessages(typ, data, &m.Ports)
+			return protobuf.ReadMessages(num, typ, data, &m.Ports)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1004,7 +1004,7 @@ func (m *Endpoints) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Subsets)
+			return protobuf.ReadMessages(num, typ, data, &m.Subsets)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1024,7 +1024,7 @@ func (m *EndpointsList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1190,19 +1190,19 @@ func (m *EphemeralContainerCommon) UnmarshalProto(data []byte) error {
 		case 2:
 			return protobuf.ReadString(typ, data, &m.Image)
 		case 3:
-			return protobuf.ReadStrings(typ, data, &m.Command)
+			return protobuf.ReadStrings(num, typ, data, &m.Command)
 		case 4:
-			return protobuf.ReadStrings(typ, data, &m.Args)
+			return protobuf.ReadStrings(num, typ, data, &m.Args)
 		case 5:
 			return protobuf.ReadString(typ, data, &m.WorkingDir)
 		case 6:
-			return protobuf.ReadMessages(typ, data, &m.Ports)
+			return protobuf.ReadMessages(num, typ, data, &m.Ports)
 		case 7:
-			return protobuf.ReadMessages(typ, data, &m.Env)
+			return protobuf.ReadMessages(num, typ, data, &m.Env)
 		case 8:
 			return protobuf.ReadMessage(typ, data, &m.Resources)
 		case 9:
-			return protobuf.ReadMessages(typ, data, &m.VolumeMounts)
+			return protobuf.ReadMessages(num, typ, data, &m.VolumeMounts)
 		case 10:
 			return protobuf.ReadMessagePtr(typ, data, &m.LivenessProbe)
 		case 11:
@@ -1222,19 +1222,19 @@ func (m *EphemeralContainerCommon) UnmarshalProto(data []byte) error {
 		case 18:
 			return protobuf.ReadBool(typ, data, &m.TTY)
 		case 19:
-			return protobuf.ReadMessages(typ, data, &m.EnvFrom)
+			return protobuf.ReadMessages(num, typ, data, &m.EnvFrom)
 		case 20:
 			return protobuf.ReadString(typ, data, &m.TerminationMessagePolicy)
 		case 21:
-			return protobuf.ReadMessages(typ, data, &m.VolumeDevices)
+			return protobuf.ReadMessages(num, typ, data, &m.VolumeDevices)
 		case 22:
 			return protobuf.ReadMessagePtr(typ, data, &m.StartupProbe)
 		case 23:
-			return protobuf.ReadMessages(typ, data, &m.ResizePolicy)
+			return protobuf.ReadMessages(num, typ, data, &m.ResizePolicy)
 		case 24:
 			return protobuf.ReadStringPtr(typ, data, &m.RestartPolicy)
 		case 25:
-			return protobuf.ReadMessages(typ, data, &m.RestartPolicyRules)
+			return protobuf.ReadMessages(num, typ, data, &m.RestartPolicyRules)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1317,7 +1317,7 @@ func (m *EventList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1374,7 +1374,7 @@ func (m *ExecAction) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(typ, data, &m.Command)
+			return protobuf.ReadStrings(num, typ, data, &m.Command)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1449,7 +1449,7 @@ func (m *HTTPGetAction) UnmarshalProto(data []byte) error {
 		case 4:
 			return protobuf.ReadString(typ, data, &m.Scheme)
 		case 5:
-			return protobuf.ReadMessages(typ, data, &m.HTTPHeaders)
+			return protobuf.ReadMessages(num, typ, data, &m.HTTPHeaders)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1489,7 +1489,7 @@ func (m *HostAlias) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadString(typ, data, &m.IP)
 		case 2:
-			return protobuf.ReadStrings(typ, data, &m.Hostnames)
+			return protobuf.ReadStrings(num, typ, data, &m.Hostnames)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1696,7 +1696,7 @@ func (m *LoadBalancerIngress) UnmarshalProto(data []byte) error {
 		case 3:
 			return protobuf.ReadStringPtr(typ, data, &m.IPMode)
 		case 4:
-			return protobuf.ReadMessages(typ, data, &m.Ports)
+			return protobuf.ReadMessages(num, typ, data, &m.Ports)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1713,7 +1713,7 @@ func (m *LoadBalancerStatus) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Ingress)
+			return protobuf.ReadMessages(num, typ, data, &m.Ingress)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1825,7 +1825,7 @@ func (m *NamespaceList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1842,7 +1842,7 @@ func (m *NamespaceSpec) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(typ, data, &m.Finalizers)
+			return protobuf.ReadStrings(num, typ, data, &m.Finalizers)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1862,7 +1862,7 @@ func (m *NamespaceStatus) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadString(typ, data, &m.Phase)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Conditions)
+			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -1927,7 +1927,7 @@ func (m *NodeAffinity) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessagePtr(typ, data, &m.RequiredDuringSchedulingIgnoredDuringExecution)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.PreferredDuringSchedulingIgnoredDuringExecution)
+			return protobuf.ReadMessages(num, typ, data, &m.PreferredDuringSchedulingIgnoredDuringExecution)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2064,7 +2064,7 @@ func (m *NodeList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2123,7 +2123,7 @@ func (m *NodeSelector) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.NodeSelectorTerms)
+			return protobuf.ReadMessages(num, typ, data, &m.NodeSelectorTerms)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2146,7 +2146,7 @@ func (m *NodeSelectorRequirement) UnmarshalProto(data []byte) error {
 		case 2:
 			return protobuf.ReadString(typ, data, &m.Operator)
 		case 3:
-			return protobuf.ReadStrings(typ, data, &m.Values)
+			return protobuf.ReadStrings(num, typ, data, &m.Values)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2164,9 +2164,9 @@ func (m *NodeSelectorTerm) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.MatchExpressions)
+			return protobuf.ReadMessages(num, typ, data, &m.MatchExpressions)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.MatchFields)
+			return protobuf.ReadMessages(num, typ, data, &m.MatchFields)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2199,11 +2199,11 @@ func (m *NodeSpec) UnmarshalProto(data []byte) error {
 		case 4:
 			return protobuf.ReadBool(typ, data, &m.Unschedulable)
 		case 5:
-			return protobuf.ReadMessages(typ, data, &m.Taints)
+			return protobuf.ReadMessages(num, typ, data, &m.Taints)
 		case 6:
 			return protobuf.ReadMessagePtr(typ, data, &m.ConfigSource)
 		case 7:
-			return protobuf.ReadStrings(typ, data, &m.PodCIDRs)
+			return protobuf.ReadStrings(num, typ, data, &m.PodCIDRs)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2237,33 +2237,33 @@ func (m *NodeStatus) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessageMap(typ, data, &m.Capacity)
+			return protobuf.ReadMessageMap(num, typ, data, &m.Capacity)
 		case 2:
-			return protobuf.ReadMessageMap(typ, data, &m.Allocatable)
+			return protobuf.ReadMessageMap(num, typ, data, &m.Allocatable)
 		case 3:
 			return protobuf.ReadString(typ, data, &m.Phase)
 		case 4:
-			return protobuf.ReadMessages(typ, data, &m.Conditions)
+			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		case 5:
-			return protobuf.ReadMessages(typ, data, &m.Addresses)
+			return protobuf.ReadMessages(num, typ, data, &m.Addresses)
 		case 6:
 			return protobuf.ReadMessage(typ, data, &m.DaemonEndpoints)
 		case 7:
 			return protobuf.ReadMessage(typ, data, &m.NodeInfo)
 		case 8:
-			return protobuf.ReadMessages(typ, data, &m.Images)
+			return protobuf.ReadMessages(num, typ, data, &m.Images)
 		case 9:
-			return protobuf.ReadStrings(typ, data, &m.VolumesInUse)
+			return protobuf.ReadStrings(num, typ, data, &m.VolumesInUse)
 		case 10:
-			return protobuf.ReadMessages(typ, data, &m.VolumesAttached)
+			return protobuf.ReadMessages(num, typ, data, &m.VolumesAttached)
 		case 11:
 			return protobuf.ReadMessagePtr(typ, data, &m.Config)
 		case 12:
-			return protobuf.ReadMessages(typ, data, &m.RuntimeHandlers)
+			return protobuf.ReadMessages(num, typ, data, &m.RuntimeHandlers)
 		case 13:
 			return protobuf.ReadMessagePtr(typ, data, &m.Features)
 		case 14:
-			return protobuf.ReadStrings(typ, data, &m.DeclaredFeatures)
+			return protobuf.ReadStrings(num, typ, data, &m.DeclaredFeatures)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2445,9 +2445,9 @@ func (m *PodAffinity) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.RequiredDuringSchedulingIgnoredDuringExecution)
+			return protobuf.ReadMessages(num, typ, data, &m.RequiredDuringSchedulingIgnoredDuringExecution)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.PreferredDuringSchedulingIgnoredDuringExecution)
+			return protobuf.ReadMessages(num, typ, data, &m.PreferredDuringSchedulingIgnoredDuringExecution)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2475,15 +2475,15 @@ func (m *PodAffinityTerm) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessagePtr(typ, data, &m.LabelSelector)
 		case 2:
-			return protobuf.ReadStrings(typ, data, &m.Namespaces)
+			return protobuf.ReadStrings(num, typ, data, &m.Namespaces)
 		case 3:
 			return protobuf.ReadString(typ, data, &m.TopologyKey)
 		case 4:
 			return protobuf.ReadMessagePtr(typ, data, &m.NamespaceSelector)
 		case 5:
-			return protobuf.ReadStrings(typ, data, &m.MatchLabelKeys)
+			return protobuf.ReadStrings(num, typ, data, &m.MatchLabelKeys)
 		case 6:
-			return protobuf.ReadStrings(typ, data, &m.MismatchLabelKeys)
+			return protobuf.ReadStrings(num, typ, data, &m.MismatchLabelKeys)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2501,9 +2501,9 @@ func (m *PodAntiAffinity) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.RequiredDuringSchedulingIgnoredDuringExecution)
+			return protobuf.ReadMessages(num, typ, data, &m.RequiredDuringSchedulingIgnoredDuringExecution)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.PreferredDuringSchedulingIgnoredDuringExecution)
+			return protobuf.ReadMessages(num, typ, data, &m.PreferredDuringSchedulingIgnoredDuringExecution)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2538,7 +2538,7 @@ func (m *PodCertificateProjection) UnmarshalProto(data []byte) error {
 		case 6:
 			return protobuf.ReadString(typ, data, &m.CertificateChainPath)
 		case 7:
-			return protobuf.ReadStringMap(typ, data, &m.UserAnnotations)
+			return protobuf.ReadStringMap(num, typ, data, &m.UserAnnotations)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2592,11 +2592,11 @@ func (m *PodDNSConfig) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(typ, data, &m.Nameservers)
+			return protobuf.ReadStrings(num, typ, data, &m.Nameservers)
 		case 2:
-			return protobuf.ReadStrings(typ, data, &m.Searches)
+			return protobuf.ReadStrings(num, typ, data, &m.Searches)
 		case 3:
-			return protobuf.ReadMessages(typ, data, &m.Options)
+			return protobuf.ReadMessages(num, typ, data, &m.Options)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2634,7 +2634,7 @@ func (m *PodExtendedResourceClaimStatus) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.RequestMappings)
+			return protobuf.ReadMessages(num, typ, data, &m.RequestMappings)
 		case 2:
 			return protobuf.ReadString(typ, data, &m.ResourceClaimName)
 		}
@@ -2673,7 +2673,7 @@ func (m *PodList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -2816,7 +2816,7 @@ func (m *PodSecurityContext) UnmarshalProto(data []byte) error {
 		case 6:
 			return protobuf.ReadIntPtr(typ, data, &m.RunAsGroup)
 		case 7:
-			return protobuf.ReadMessages(typ, data, &m.Sysctls)
+			return protobuf.ReadMessages(num, typ, data, &m.Sysctls)
 		case 8:
 			return protobuf.ReadMessagePtr(typ, data, &m.WindowsOptions)
 		case 9:
@@ -2898,9 +2898,9 @@ func (m *PodSpec) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Volumes)
+			return protobuf.ReadMessages(num, typ, data, &m.Volumes)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Containers)
+			return protobuf.ReadMessages(num, typ, data, &m.Containers)
 		case 3:
 			return protobuf.ReadString(typ, data, &m.RestartPolicy)
 		case 4:
@@ -2910,7 +2910,7 @@ func (m *PodSpec) UnmarshalProto(data []byte) error {
 		case 6:
 			return protobuf.ReadString(typ, data, &m.DNSPolicy)
 		case 7:
-			return protobuf.ReadStringMap(typ, data, &m.NodeSelector)
+			return protobuf.ReadStringMap(num, typ, data, &m.NodeSelector)
 		case 8:
 			return protobuf.ReadString(typ, data, &m.ServiceAccountName)
 		case 9:
@@ -2926,7 +2926,7 @@ func (m *PodSpec) UnmarshalProto(data []byte) error {
 		case 14:
 			return protobuf.ReadMessagePtr(typ, data, &m.SecurityContext)
 		case 15:
-			return protobuf.ReadMessages(typ, data, &m.ImagePullSecrets)
+			return protobuf.ReadMessages(num, typ, data, &m.ImagePullSecrets)
 		case 16:
 			return protobuf.ReadString(typ, data, &m.Hostname)
 		case 17:
@@ -2936,13 +2936,13 @@ func (m *PodSpec) UnmarshalProto(data []byte) error {
 		case 19:
 			return protobuf.ReadString(typ, data, &m.SchedulerName)
 		case 20:
-			return protobuf.ReadMessages(typ, data, &m.InitContainers)
+			return protobuf.ReadMessages(num, typ, data, &m.InitContainers)
 		case 21:
 			return protobuf.ReadBoolPtr(typ, data, &m.AutomountServiceAccountToken)
 		case 22:
-			return protobuf.ReadMessages(typ, data, &m.Tolerations)
+			return protobuf.ReadMessages(num, typ, data, &m.Tolerations)
 		case 23:
-			return protobuf.ReadMessages(typ, data, &m.HostAliases)
+			return protobuf.ReadMessages(num, typ, data, &m.HostAliases)
 		case 24:
 			return protobuf.ReadString(typ, data, &m.PriorityClassName)
 		case 25:
@@ -2952,7 +2952,7 @@ func (m *PodSpec) UnmarshalProto(data []byte) error {
 		case 27:
 			return protobuf.ReadBoolPtr(typ, data, &m.ShareProcessNamespace)
 		case 28:
-			return protobuf.ReadMessages(typ, data, &m.ReadinessGates)
+			return protobuf.ReadMessages(num, typ, data, &m.ReadinessGates)
 		case 29:
 			return protobuf.ReadStringPtr(typ, data, &m.RuntimeClassName)
 		case 30:
@@ -2960,11 +2960,11 @@ func (m *PodSpec) UnmarshalProto(data []byte) error {
 		case 31:
 			return protobuf.ReadStringPtr(typ, data, &m.PreemptionPolicy)
 		case 32:
-			return protobuf.ReadMessageMap(typ, data, &m.Overhead)
+			return protobuf.ReadMessageMap(num, typ, data, &m.Overhead)
 		case 33:
-			return protobuf.ReadMessages(typ, data, &m.TopologySpreadConstraints)
+			return protobuf.ReadMessages(num, typ, data, &m.TopologySpreadConstraints)
 		case 34:
-			return protobuf.ReadMessages(typ, data, &m.EphemeralContainers)
+			return protobuf.ReadMessages(num, typ, data, &m.EphemeralContainers)
 		case 35:
 			return protobuf.ReadBoolPtr(typ, data, &m.SetHostnameAsFQDN)
 		case 36:
@@ -2972,9 +2972,9 @@ func (m *PodSpec) UnmarshalProto(data []byte) error {
 		case 37:
 			return protobuf.ReadBoolPtr(typ, data, &m.HostUsers)
 		case 38:
-			return protobuf.ReadMessages(typ, data, &m.SchedulingGates)
+			return protobuf.ReadMessages(num, typ, data, &m.SchedulingGates)
 		case 39:
-			return protobuf.ReadMessages(typ, data, &m.ResourceClaims)
+			return protobuf.ReadMessages(num, typ, data, &m.ResourceClaims)
 		case 40:
 			return protobuf.ReadMessagePtr(typ, data, &m.Resources)
 		case 41:
@@ -3024,7 +3024,7 @@ func (m *PodStatus) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadString(typ, data, &m.Phase)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Conditions)
+			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		case 3:
 			return protobuf.ReadString(typ, data, &m.Message)
 		case 4:
@@ -3036,29 +3036,29 @@ func (m *PodStatus) UnmarshalProto(data []byte) error {
 		case 7:
 			return protobuf.ReadMessagePtr(typ, data, &m.StartTime)
 		case 8:
-			return protobuf.ReadMessages(typ, data, &m.ContainerStatuses)
+			return protobuf.ReadMessages(num, typ, data, &m.ContainerStatuses)
 		case 9:
 			return protobuf.ReadString(typ, data, &m.QOSClass)
 		case 10:
-			return protobuf.ReadMessages(typ, data, &m.InitContainerStatuses)
+			return protobuf.ReadMessages(num, typ, data, &m.InitContainerStatuses)
 		case 11:
 			return protobuf.ReadString(typ, data, &m.NominatedNodeName)
 		case 12:
-			return protobuf.ReadMessages(typ, data, &m.PodIPs)
+			return protobuf.ReadMessages(num, typ, data, &m.PodIPs)
 		case 13:
-			return protobuf.ReadMessages(typ, data, &m.EphemeralContainerStatuses)
+			return protobuf.ReadMessages(num, typ, data, &m.EphemeralContainerStatuses)
 		case 14:
 			return protobuf.ReadString(typ, data, &m.Resize)
 		case 15:
-			return protobuf.ReadMessages(typ, data, &m.ResourceClaimStatuses)
+			return protobuf.ReadMessages(num, typ, data, &m.ResourceClaimStatuses)
 		case 16:
-			return protobuf.ReadMessages(typ, data, &m.HostIPs)
+			return protobuf.ReadMessages(num, typ, data, &m.HostIPs)
 		case 17:
 			return protobuf.ReadInt(typ, data, &m.ObservedGeneration)
 		case 18:
 			return protobuf.ReadMessagePtr(typ, data, &m.ExtendedResourceClaimStatus)
 		case 19:
-			return protobuf.ReadMessageMap(typ, data, &m.AllocatedResources)
+			return protobuf.ReadMessageMap(num, typ, data, &m.AllocatedResources)
 		case 20:
 			return protobuf.ReadMessagePtr(typ, data, &m.Resources)
 		}
@@ -3100,7 +3100,7 @@ func (m *PodTemplateList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -3250,7 +3250,7 @@ func (m *ProjectedVolumeSource) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Sources)
+			return protobuf.ReadMessages(num, typ, data, &m.Sources)
 		case 2:
 			return protobuf.ReadIntPtr(typ, data, &m.DefaultMode)
 		}
@@ -3334,11 +3334,11 @@ func (m *ResourceRequirements) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessageMap(typ, data, &m.Limits)
+			return protobuf.ReadMessageMap(num, typ, data, &m.Limits)
 		case 2:
-			return protobuf.ReadMessageMap(typ, data, &m.Requests)
+			return protobuf.ReadMessageMap(num, typ, data, &m.Requests)
 		case 3:
-			return protobuf.ReadMessages(typ, data, &m.Claims)
+			return protobuf.ReadMessages(num, typ, data, &m.Claims)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -3358,7 +3358,7 @@ func (m *ResourceStatus) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Resources)
+			return protobuf.ReadMessages(num, typ, data, &m.Resources)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -3427,11 +3427,11 @@ func (m *Secret) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadBytesMap(typ, data, &m.Data)
+			return protobuf.ReadBytesMap(num, typ, data, &m.Data)
 		case 3:
 			return protobuf.ReadString(typ, data, &m.Type)
 		case 4:
-			return protobuf.ReadStringMap(typ, data, &m.StringData)
+			return protobuf.ReadStringMap(num, typ, data, &m.StringData)
 		case 5:
 			return protobuf.ReadBoolPtr(typ, data, &m.Immutable)
 		}
@@ -3496,7 +3496,7 @@ func (m *SecretList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -3517,7 +3517,7 @@ func (m *SecretProjection) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		case 4:
 			return protobuf.ReadBoolPtr(typ, data, &m.Optional)
 		}
@@ -3561,7 +3561,7 @@ func (m *SecretVolumeSource) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadString(typ, data, &m.SecretName)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		case 3:
 			return protobuf.ReadIntPtr(typ, data, &m.DefaultMode)
 		case 4:
@@ -3670,9 +3670,9 @@ func (m *ServiceAccount) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Secrets)
+			return protobuf.ReadMessages(num, typ, data, &m.Secrets)
 		case 3:
-			return protobuf.ReadMessages(typ, data, &m.ImagePullSecrets)
+			return protobuf.ReadMessages(num, typ, data, &m.ImagePullSecrets)
 		case 4:
 			return protobuf.ReadBoolPtr(typ, data, &m.AutomountServiceAccountToken)
 		}
@@ -3694,7 +3694,7 @@ func (m *ServiceAccountList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -3737,7 +3737,7 @@ func (m *ServiceList) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Items)
+			return protobuf.ReadMessages(num, typ, data, &m.Items)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -3807,21 +3807,21 @@ func (m *ServiceSpec) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.Ports)
+			return protobuf.ReadMessages(num, typ, data, &m.Ports)
 		case 2:
-			return protobuf.ReadStringMap(typ, data, &m.Selector)
+			return protobuf.ReadStringMap(num, typ, data, &m.Selector)
 		case 3:
 			return protobuf.ReadString(typ, data, &m.ClusterIP)
 		case 4:
 			return protobuf.ReadString(typ, data, &m.Type)
 		case 5:
-			return protobuf.ReadStrings(typ, data, &m.ExternalIPs)
+			return protobuf.ReadStrings(num, typ, data, &m.ExternalIPs)
 		case 7:
 			return protobuf.ReadString(typ, data, &m.SessionAffinity)
 		case 8:
 			return protobuf.ReadString(typ, data, &m.LoadBalancerIP)
 		case 9:
-			return protobuf.ReadStrings(typ, data, &m.LoadBalancerSourceRanges)
+			return protobuf.ReadStrings(num, typ, data, &m.LoadBalancerSourceRanges)
 		case 10:
 			return protobuf.ReadString(typ, data, &m.ExternalName)
 		case 11:
@@ -3835,9 +3835,9 @@ func (m *ServiceSpec) UnmarshalProto(data []byte) error {
 		case 17:
 			return protobuf.ReadStringPtr(typ, data, &m.IPFamilyPolicy)
 		case 18:
-			return protobuf.ReadStrings(typ, data, &m.ClusterIPs)
+			return protobuf.ReadStrings(num, typ, data, &m.ClusterIPs)
 		case 19:
-			return protobuf.ReadStrings(typ, data, &m.IPFamilies)
+			return protobuf.ReadStrings(num, typ, data, &m.IPFamilies)
 		case 20:
 			return protobuf.ReadBoolPtr(typ, data, &m.AllocateLoadBalancerNodePorts)
 		case 21:
@@ -3865,7 +3865,7 @@ func (m *ServiceStatus) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadMessage(typ, data, &m.LoadBalancer)
 		case 2:
-			return protobuf.ReadMessages(typ, data, &m.Conditions)
+			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -4018,7 +4018,7 @@ func (m *TopologySelectorLabelRequirement) UnmarshalProto(data []byte) error {
 		case 1:
 			return protobuf.ReadString(typ, data, &m.Key)
 		case 2:
-			return protobuf.ReadStrings(typ, data, &m.Values)
+			return protobuf.ReadStrings(num, typ, data, &m.Values)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -4035,7 +4035,7 @@ func (m *TopologySelectorTerm) UnmarshalProto(data []byte) error {
 	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(typ, data, &m.MatchLabelExpressions)
+			return protobuf.ReadMessages(num, typ, data, &m.MatchLabelExpressions)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
@@ -4075,7 +4075,7 @@ func (m *TopologySpreadConstraint) UnmarshalProto(data []byte) error {
 		case 7:
 			return protobuf.ReadStringPtr(typ, data, &m.NodeTaintsPolicy)
 		case 8:
-			return protobuf.ReadStrings(typ, data, &m.MatchLabelKeys)
+			return protobuf.ReadStrings(num, typ, data, &m.MatchLabelKeys)
 		}
 		return protobuf.Skip(num, typ, data)
 	})
