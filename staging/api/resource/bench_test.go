@@ -1,6 +1,9 @@
 package resource
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // benchQuantities are the strings requests, limits, capacity and
 // allocatable hold most often.
@@ -34,5 +37,25 @@ func BenchmarkQuantityMarshalProto(b *testing.B) {
 		for i := range list {
 			buf = list[i].MarshalProto(buf[:0])
 		}
+	}
+}
+
+// BenchmarkQuantityUnmarshalProtoDistinct decodes more distinct strings
+// than the decoding cache holds, so that nearly every decode misses: the
+// cost of the cache when it does not help.
+func BenchmarkQuantityUnmarshalProtoDistinct(b *testing.B) {
+	encoded := make([][]byte, 4*wireCacheSlots)
+	for i := range encoded {
+		q := MustParse(strconv.Itoa(1000+i*7) + "Ki")
+		encoded[i] = q.MarshalProto(nil)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		var q Quantity
+		if err := q.UnmarshalProto(encoded[i%len(encoded)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }

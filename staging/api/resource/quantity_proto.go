@@ -1,6 +1,11 @@
 package resource
 
-import "platform.io/client/codec/protobuf"
+import (
+	"hash/maphash"
+	"sync/atomic"
+
+	"platform.io/client/codec/protobuf"
+)
 
 // MarshalProto appends q as upstream's Quantity message {string string = 1},
 // always written, holding String().
@@ -15,16 +20,79 @@ func (q *Quantity) UnmarshalProto(data []byte) error {
 		if num != 1 {
 			return protobuf.Skip(num, typ, data)
 		}
-		var s string
-		rest, err := protobuf.ReadString(typ, data, &s)
+		text, rest, err := protobuf.ReadBytesView(typ, data)
 		if err != nil {
 			return nil, err
 		}
-		parsed, err := ParseQuantity(s)
+		parsed, err := parseWire(text)
 		if err != nil {
 			return nil, err
 		}
 		*q = parsed
 		return rest, nil
 	})
+}
+
+// The decoding cache. Objects repeat a handful of quantities ("100m",
+// "128Mi", "110", a node type's capacity) over and over, and every decode
+// used to copy and parse the string afresh. wireCache remembers, in each of
+// wireCacheSlots hash buckets, the last quantity admitted there: a lookup
+// hashes the wire bytes, loads the bucket's entry and compares its text,
+// with no lock and no allocation. A miss parses; the result is admitted
+// only when the same text missed in that bucket just before, so values
+// seen once (unique to an object) cost a hash and an atomic store but no
+// allocation, and cannot push the common ones out. The cache is bounded:
+// at most one entry per bucket.
+//
+// Sharing a cached Quantity is safe because a Quantity value owns no
+// mutable memory once it holds no big.Int: its text and Format are
+// immutable strings and the rest are numbers, so each decode gets an
+// independent copy that is identical to what ParseQuantity returns. Values
+// that needed a big.Int are not cached.
+const (
+	wireCacheSlots  = 1024 // a power of two
+	wireCacheMaxLen = 32   // longer strings are parsed every time
+)
+
+// wireEntry is an immutable cache entry: text parses to q.
+type wireEntry struct {
+	text string
+	q    Quantity
+}
+
+// wireSlot is one bucket of the cache.
+type wireSlot struct {
+	entry atomic.Pointer[wireEntry]
+	// missed is the hash of the text that last missed here, the candidate
+	// for admission.
+	missed atomic.Uint64
+}
+
+var (
+	wireCache     [wireCacheSlots]wireSlot
+	wireCacheSeed = maphash.MakeSeed()
+)
+
+// parseWire returns ParseQuantity(string(text)), from the cache when it
+// can. It keeps no reference to text.
+func parseWire(text []byte) (Quantity, error) {
+	if len(text) == 0 || len(text) > wireCacheMaxLen {
+		return ParseQuantity(string(text))
+	}
+	h := maphash.Bytes(wireCacheSeed, text)
+	slot := &wireCache[h&(wireCacheSlots-1)]
+	if e := slot.entry.Load(); e != nil && e.text == string(text) {
+		return e.q, nil
+	}
+	s := string(text)
+	q, err := ParseQuantity(s)
+	if err != nil || q.b != nil {
+		return q, err
+	}
+	if slot.missed.Load() == h {
+		slot.entry.Store(&wireEntry{text: s, q: q})
+	} else {
+		slot.missed.Store(h)
+	}
+	return q, nil
 }

@@ -63,6 +63,14 @@ func consumeBytes(typ Type, data []byte) (v, rest []byte, err error) {
 	return v, data[n:], nil
 }
 
+// ReadBytesView returns the value of a length-delimited field at the start
+// of data, and what follows it, without copying: v aliases data, so a
+// caller that keeps any of it past the decoding of data must copy it. It
+// serves decoders that look a value up before deciding to keep it.
+func ReadBytesView(typ Type, data []byte) (v, rest []byte, err error) {
+	return consumeBytes(typ, data)
+}
+
 // consumeVarint returns the varint at the start of data.
 func consumeVarint(typ Type, data []byte) (v uint64, rest []byte, err error) {
 	if typ != protowire.VarintType {
