@@ -15,19 +15,30 @@ func (m *APIGroup) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *APIGroup) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Versions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Versions)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.PreferredVersion)
+			data, err = protobuf.ReadMessage(typ, data, &m.PreferredVersion)
 		case 4:
-			return protobuf.ReadMessages(num, typ, data, &m.ServerAddressByClientCIDRs)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.ServerAddressByClientCIDRs)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -38,13 +49,24 @@ func (m *APIGroupList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *APIGroupList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.Groups)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Groups)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -64,31 +86,42 @@ func (m *APIResource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *APIResource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadBool(typ, data, &m.Namespaced)
+			data, err = protobuf.ReadBool(typ, data, &m.Namespaced)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Kind)
+			data, err = protobuf.ReadString(typ, data, &m.Kind)
 		case 4:
-			return protobuf.ReadStringList(typ, data, &m.Verbs)
+			data, err = protobuf.ReadStringList(typ, data, &m.Verbs)
 		case 5:
-			return protobuf.ReadStrings(num, typ, data, &m.ShortNames)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.ShortNames)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.SingularName)
+			data, err = protobuf.ReadString(typ, data, &m.SingularName)
 		case 7:
-			return protobuf.ReadStrings(num, typ, data, &m.Categories)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Categories)
 		case 8:
-			return protobuf.ReadString(typ, data, &m.Group)
+			data, err = protobuf.ReadString(typ, data, &m.Group)
 		case 9:
-			return protobuf.ReadString(typ, data, &m.Version)
+			data, err = protobuf.ReadString(typ, data, &m.Version)
 		case 10:
-			return protobuf.ReadString(typ, data, &m.StorageVersionHash)
+			data, err = protobuf.ReadString(typ, data, &m.StorageVersionHash)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -100,15 +133,26 @@ func (m *APIResourceList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *APIResourceList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.GroupVersion)
+			data, err = protobuf.ReadString(typ, data, &m.GroupVersion)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.APIResources)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.APIResources)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -120,15 +164,26 @@ func (m *APIVersions) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *APIVersions) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(num, typ, data, &m.Versions)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Versions)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.ServerAddressByClientCIDRs)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.ServerAddressByClientCIDRs)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -145,21 +200,32 @@ func (m *DeleteOptions) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DeleteOptions) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadIntPtr(typ, data, &m.GracePeriodSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.GracePeriodSeconds)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.Preconditions)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Preconditions)
 		case 3:
-			return protobuf.ReadBoolPtr(typ, data, &m.OrphanDependents)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.OrphanDependents)
 		case 4:
-			return protobuf.ReadStringPtr(typ, data, &m.PropagationPolicy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.PropagationPolicy)
 		case 5:
-			return protobuf.ReadStrings(num, typ, data, &m.DryRun)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.DryRun)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -170,13 +236,24 @@ func (m *FieldsV1) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *FieldsV1) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadBytes(typ, data, &m.Raw)
+			data, err = protobuf.ReadBytes(typ, data, &m.Raw)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -188,15 +265,26 @@ func (m *GroupVersionForDiscovery) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *GroupVersionForDiscovery) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.GroupVersion)
+			data, err = protobuf.ReadString(typ, data, &m.GroupVersion)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Version)
+			data, err = protobuf.ReadString(typ, data, &m.Version)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -208,15 +296,26 @@ func (m *LabelSelector) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *LabelSelector) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStringMap(num, typ, data, &m.MatchLabels)
+			data, err = protobuf.ReadStringMap(num, typ, data, &m.MatchLabels)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.MatchExpressions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.MatchExpressions)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -229,17 +328,28 @@ func (m *LabelSelectorRequirement) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *LabelSelectorRequirement) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Key)
+			data, err = protobuf.ReadString(typ, data, &m.Key)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Operator)
+			data, err = protobuf.ReadString(typ, data, &m.Operator)
 		case 3:
-			return protobuf.ReadStrings(num, typ, data, &m.Values)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Values)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -253,19 +363,30 @@ func (m *ListMeta) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ListMeta) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.SelfLink)
+			data, err = protobuf.ReadString(typ, data, &m.SelfLink)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.ResourceVersion)
+			data, err = protobuf.ReadString(typ, data, &m.ResourceVersion)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Continue)
+			data, err = protobuf.ReadString(typ, data, &m.Continue)
 		case 4:
-			return protobuf.ReadIntPtr(typ, data, &m.RemainingItemCount)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.RemainingItemCount)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -286,25 +407,36 @@ func (m *ManagedFieldsEntry) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ManagedFieldsEntry) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Manager)
+			data, err = protobuf.ReadString(typ, data, &m.Manager)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Operation)
+			data, err = protobuf.ReadString(typ, data, &m.Operation)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.APIVersion)
+			data, err = protobuf.ReadString(typ, data, &m.APIVersion)
 		case 4:
-			return protobuf.ReadMessagePtr(typ, data, &m.Time)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Time)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.FieldsType)
+			data, err = protobuf.ReadString(typ, data, &m.FieldsType)
 		case 7:
-			return protobuf.ReadMessagePtr(typ, data, &m.FieldsV1)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.FieldsV1)
 		case 8:
-			return protobuf.ReadString(typ, data, &m.Subresource)
+			data, err = protobuf.ReadString(typ, data, &m.Subresource)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -331,41 +463,52 @@ func (m *ObjectMeta) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ObjectMeta) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.GenerateName)
+			data, err = protobuf.ReadString(typ, data, &m.GenerateName)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Namespace)
+			data, err = protobuf.ReadString(typ, data, &m.Namespace)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.SelfLink)
+			data, err = protobuf.ReadString(typ, data, &m.SelfLink)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.UID)
+			data, err = protobuf.ReadString(typ, data, &m.UID)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.ResourceVersion)
+			data, err = protobuf.ReadString(typ, data, &m.ResourceVersion)
 		case 7:
-			return protobuf.ReadInt(typ, data, &m.Generation)
+			data, err = protobuf.ReadInt(typ, data, &m.Generation)
 		case 8:
-			return protobuf.ReadMessage(typ, data, &m.CreationTimestamp)
+			data, err = protobuf.ReadMessage(typ, data, &m.CreationTimestamp)
 		case 9:
-			return protobuf.ReadMessagePtr(typ, data, &m.DeletionTimestamp)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.DeletionTimestamp)
 		case 10:
-			return protobuf.ReadIntPtr(typ, data, &m.DeletionGracePeriodSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.DeletionGracePeriodSeconds)
 		case 11:
-			return protobuf.ReadStringMap(num, typ, data, &m.Labels)
+			data, err = protobuf.ReadStringMap(num, typ, data, &m.Labels)
 		case 12:
-			return protobuf.ReadStringMap(num, typ, data, &m.Annotations)
+			data, err = protobuf.ReadStringMap(num, typ, data, &m.Annotations)
 		case 13:
-			return protobuf.ReadMessages(num, typ, data, &m.OwnerReferences)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.OwnerReferences)
 		case 14:
-			return protobuf.ReadStrings(num, typ, data, &m.Finalizers)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Finalizers)
 		case 17:
-			return protobuf.ReadMessages(num, typ, data, &m.ManagedFields)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.ManagedFields)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -381,23 +524,34 @@ func (m *OwnerReference) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *OwnerReference) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Kind)
+			data, err = protobuf.ReadString(typ, data, &m.Kind)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.UID)
+			data, err = protobuf.ReadString(typ, data, &m.UID)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.APIVersion)
+			data, err = protobuf.ReadString(typ, data, &m.APIVersion)
 		case 6:
-			return protobuf.ReadBoolPtr(typ, data, &m.Controller)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Controller)
 		case 7:
-			return protobuf.ReadBoolPtr(typ, data, &m.BlockOwnerDeletion)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.BlockOwnerDeletion)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -408,13 +562,24 @@ func (m *PartialObjectMetadata) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PartialObjectMetadata) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -426,15 +591,26 @@ func (m *Preconditions) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Preconditions) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStringPtr(typ, data, &m.UID)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.UID)
 		case 2:
-			return protobuf.ReadStringPtr(typ, data, &m.ResourceVersion)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.ResourceVersion)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -446,15 +622,26 @@ func (m *ServerAddressByClientCIDR) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ServerAddressByClientCIDR) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.ClientCIDR)
+			data, err = protobuf.ReadString(typ, data, &m.ClientCIDR)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.ServerAddress)
+			data, err = protobuf.ReadString(typ, data, &m.ServerAddress)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -472,23 +659,34 @@ func (m *Status) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Status) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Status)
+			data, err = protobuf.ReadString(typ, data, &m.Status)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 5:
-			return protobuf.ReadMessagePtr(typ, data, &m.Details)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Details)
 		case 6:
-			return protobuf.ReadInt(typ, data, &m.Code)
+			data, err = protobuf.ReadInt(typ, data, &m.Code)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -501,17 +699,28 @@ func (m *StatusCause) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *StatusCause) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Field)
+			data, err = protobuf.ReadString(typ, data, &m.Field)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -527,23 +736,34 @@ func (m *StatusDetails) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *StatusDetails) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Group)
+			data, err = protobuf.ReadString(typ, data, &m.Group)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Kind)
+			data, err = protobuf.ReadString(typ, data, &m.Kind)
 		case 4:
-			return protobuf.ReadMessages(num, typ, data, &m.Causes)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Causes)
 		case 5:
-			return protobuf.ReadInt(typ, data, &m.RetryAfterSeconds)
+			data, err = protobuf.ReadInt(typ, data, &m.RetryAfterSeconds)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.UID)
+			data, err = protobuf.ReadString(typ, data, &m.UID)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -558,21 +778,32 @@ func (m *TableColumnDefinition) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *TableColumnDefinition) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Format)
+			data, err = protobuf.ReadString(typ, data, &m.Format)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Description)
+			data, err = protobuf.ReadString(typ, data, &m.Description)
 		case 5:
-			return protobuf.ReadInt(typ, data, &m.Priority)
+			data, err = protobuf.ReadInt(typ, data, &m.Priority)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -586,19 +817,30 @@ func (m *TableRowCondition) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *TableRowCondition) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Status)
+			data, err = protobuf.ReadString(typ, data, &m.Status)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -610,15 +852,26 @@ func (m *TypeMeta) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *TypeMeta) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Kind)
+			data, err = protobuf.ReadString(typ, data, &m.Kind)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.APIVersion)
+			data, err = protobuf.ReadString(typ, data, &m.APIVersion)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -630,13 +883,24 @@ func (m *WatchEvent) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *WatchEvent) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadRawExtension(typ, data, &m.Object)
+			data, err = protobuf.ReadRawExtension(typ, data, &m.Object)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -21,21 +21,44 @@ type FieldFunc func(num Number, typ Type, data []byte) ([]byte, error)
 // DecodeFields calls field for each field of the message data.
 func DecodeFields(data []byte, field FieldFunc) error {
 	for len(data) > 0 {
-		num, typ, n := protowire.ConsumeTag(data)
-		if n < 0 {
-			return wireError(protowire.ParseError(n))
-		}
-		rest, err := field(num, typ, data[n:])
+		num, typ, rest, err := ReadTag(data)
 		if err != nil {
 			return err
 		}
-		data = rest
+		if data, err = field(num, typ, rest); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
+// ReadTag reads the tag at the start of data: the number and wire type of
+// the next field, and the data after the tag, where its value starts. The
+// generated decoders loop over it as DecodeFields does, without the
+// indirect call per field.
+func ReadTag(data []byte) (num Number, typ Type, rest []byte, err error) {
+	// Fields 1 to 15 have one-byte tags; 0 is not a field number.
+	if len(data) > 0 && data[0] >= 1<<3 && data[0] < 0x80 {
+		return Number(data[0] >> 3), Type(data[0] & 7), data[1:], nil
+	}
+	return readTag(data)
+}
+
+// readTag is ReadTag for tags of more than one byte, and for errors.
+func readTag(data []byte) (num Number, typ Type, rest []byte, err error) {
+	num, typ, n := protowire.ConsumeTag(data)
+	if n < 0 {
+		return 0, 0, nil, wireError(protowire.ParseError(n))
+	}
+	return num, typ, data[n:], nil
+}
+
 // Skip steps over the value of an unknown field.
 func Skip(num Number, typ Type, data []byte) ([]byte, error) {
+	if typ == protowire.BytesType {
+		_, rest, err := consumeBytes(typ, data)
+		return rest, err
+	}
 	n := protowire.ConsumeFieldValue(num, typ, data)
 	if n < 0 {
 		return nil, wireError(protowire.ParseError(n))
@@ -53,6 +76,16 @@ func wireError(err error) error {
 
 // consumeBytes returns the length-delimited value at the start of data.
 func consumeBytes(typ Type, data []byte) (v, rest []byte, err error) {
+	// Most values are shorter than 128 bytes: a one-byte length.
+	if typ == protowire.BytesType && len(data) > 0 && data[0] < 0x80 && int(data[0]) < len(data) {
+		n := 1 + int(data[0])
+		return data[1:n:n], data[n:], nil
+	}
+	return consumeBytesSlow(typ, data)
+}
+
+// consumeBytesSlow is consumeBytes for longer values, and for errors.
+func consumeBytesSlow(typ Type, data []byte) (v, rest []byte, err error) {
 	if typ != protowire.BytesType {
 		return nil, nil, fmt.Errorf("protobuf: wire type %d where a length-delimited value belongs", typ)
 	}
@@ -197,18 +230,16 @@ func ReadStrings[L ~[]S, S ~string](num Number, typ Type, data []byte, dst *L) (
 func countFields(num Number, data []byte) int {
 	count := 0
 	for len(data) > 0 {
-		n, typ, tagLen := protowire.ConsumeTag(data)
-		if tagLen < 0 {
+		n, typ, rest, err := ReadTag(data)
+		if err != nil {
 			break
 		}
-		valueLen := protowire.ConsumeFieldValue(n, typ, data[tagLen:])
-		if valueLen < 0 {
+		if data, err = Skip(n, typ, rest); err != nil {
 			break
 		}
 		if n == num {
 			count++
 		}
-		data = data[tagLen+valueLen:]
 	}
 	return count
 }
@@ -248,12 +279,13 @@ func ReadMessages[L ~[]T, T any, P messagePtr[T]](num Number, typ Type, data []b
 	if err != nil {
 		return nil, err
 	}
-	if len(*dst) == cap(*dst) {
-		*dst = slices.Grow(*dst, 1+countFields(num, rest))
-	}
 	n := len(*dst)
-	*dst = (*dst)[:n+1]
-	clear((*dst)[n:]) // the spare capacity may hold an old element
+	if n == cap(*dst) {
+		*dst = slices.Grow(*dst, 1+countFields(num, rest))[:n+1] // zeroed
+	} else {
+		*dst = (*dst)[:n+1]
+		clear((*dst)[n:]) // spare capacity may hold an old element
+	}
 	if err := P(&(*dst)[n]).UnmarshalProto(v); err != nil {
 		clear((*dst)[n:])
 		*dst = (*dst)[:n]

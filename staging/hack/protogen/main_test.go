@@ -76,7 +76,7 @@ func TestGeneratedCodeShape(t *testing.T) {
 		"b = protobuf.AppendBytesMap(b, 2, m.Data)",
 		"b = protobuf.AppendMessageMap(b, 1, m.Limits)",
 		"b = protobuf.AppendBoolPtr(b, 4, m.Immutable)",
-		"return protobuf.ReadMessagePtr(typ, data, &m.LivenessProbe)",
+		"data, err = protobuf.ReadMessagePtr(typ, data, &m.LivenessProbe)",
 	} {
 		if !strings.Contains(src, want) {
 			t.Errorf("core/v1 generated code lacks %q", want)

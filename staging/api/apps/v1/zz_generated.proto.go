@@ -14,17 +14,28 @@ func (m *ControllerRevision) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ControllerRevision) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Data)
+			data, err = protobuf.ReadMessage(typ, data, &m.Data)
 		case 3:
-			return protobuf.ReadInt(typ, data, &m.Revision)
+			data, err = protobuf.ReadInt(typ, data, &m.Revision)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -36,15 +47,26 @@ func (m *ControllerRevisionList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ControllerRevisionList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -57,17 +79,28 @@ func (m *DaemonSet) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DaemonSet) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -82,21 +115,32 @@ func (m *DaemonSetCondition) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DaemonSetCondition) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Status)
+			data, err = protobuf.ReadString(typ, data, &m.Status)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -108,15 +152,26 @@ func (m *DaemonSetList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DaemonSetList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -133,21 +188,32 @@ func (m *DaemonSetSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DaemonSetSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.Selector)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Selector)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Template)
+			data, err = protobuf.ReadMessage(typ, data, &m.Template)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.UpdateStrategy)
+			data, err = protobuf.ReadMessage(typ, data, &m.UpdateStrategy)
 		case 4:
-			return protobuf.ReadInt(typ, data, &m.MinReadySeconds)
+			data, err = protobuf.ReadInt(typ, data, &m.MinReadySeconds)
 		case 6:
-			return protobuf.ReadIntPtr(typ, data, &m.RevisionHistoryLimit)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.RevisionHistoryLimit)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -167,31 +233,42 @@ func (m *DaemonSetStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DaemonSetStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.CurrentNumberScheduled)
+			data, err = protobuf.ReadInt(typ, data, &m.CurrentNumberScheduled)
 		case 2:
-			return protobuf.ReadInt(typ, data, &m.NumberMisscheduled)
+			data, err = protobuf.ReadInt(typ, data, &m.NumberMisscheduled)
 		case 3:
-			return protobuf.ReadInt(typ, data, &m.DesiredNumberScheduled)
+			data, err = protobuf.ReadInt(typ, data, &m.DesiredNumberScheduled)
 		case 4:
-			return protobuf.ReadInt(typ, data, &m.NumberReady)
+			data, err = protobuf.ReadInt(typ, data, &m.NumberReady)
 		case 5:
-			return protobuf.ReadInt(typ, data, &m.ObservedGeneration)
+			data, err = protobuf.ReadInt(typ, data, &m.ObservedGeneration)
 		case 6:
-			return protobuf.ReadInt(typ, data, &m.UpdatedNumberScheduled)
+			data, err = protobuf.ReadInt(typ, data, &m.UpdatedNumberScheduled)
 		case 7:
-			return protobuf.ReadInt(typ, data, &m.NumberAvailable)
+			data, err = protobuf.ReadInt(typ, data, &m.NumberAvailable)
 		case 8:
-			return protobuf.ReadInt(typ, data, &m.NumberUnavailable)
+			data, err = protobuf.ReadInt(typ, data, &m.NumberUnavailable)
 		case 9:
-			return protobuf.ReadIntPtr(typ, data, &m.CollisionCount)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.CollisionCount)
 		case 10:
-			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Conditions)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -205,15 +282,26 @@ func (m *DaemonSetUpdateStrategy) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DaemonSetUpdateStrategy) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.RollingUpdate)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.RollingUpdate)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -226,17 +314,28 @@ func (m *Deployment) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Deployment) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -252,23 +351,34 @@ func (m *DeploymentCondition) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DeploymentCondition) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Status)
+			data, err = protobuf.ReadString(typ, data, &m.Status)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
 		case 6:
-			return protobuf.ReadMessage(typ, data, &m.LastUpdateTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastUpdateTime)
 		case 7:
-			return protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -280,15 +390,26 @@ func (m *DeploymentList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DeploymentList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -301,17 +422,28 @@ func (m *DeploymentRollback) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DeploymentRollback) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadStringMap(num, typ, data, &m.UpdatedAnnotations)
+			data, err = protobuf.ReadStringMap(num, typ, data, &m.UpdatedAnnotations)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.RollbackTo)
+			data, err = protobuf.ReadMessage(typ, data, &m.RollbackTo)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -331,27 +463,38 @@ func (m *DeploymentSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DeploymentSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadIntPtr(typ, data, &m.Replicas)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.Replicas)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.Selector)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Selector)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Template)
+			data, err = protobuf.ReadMessage(typ, data, &m.Template)
 		case 4:
-			return protobuf.ReadMessage(typ, data, &m.Strategy)
+			data, err = protobuf.ReadMessage(typ, data, &m.Strategy)
 		case 5:
-			return protobuf.ReadInt(typ, data, &m.MinReadySeconds)
+			data, err = protobuf.ReadInt(typ, data, &m.MinReadySeconds)
 		case 6:
-			return protobuf.ReadIntPtr(typ, data, &m.RevisionHistoryLimit)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.RevisionHistoryLimit)
 		case 7:
-			return protobuf.ReadBool(typ, data, &m.Paused)
+			data, err = protobuf.ReadBool(typ, data, &m.Paused)
 		case 9:
-			return protobuf.ReadIntPtr(typ, data, &m.ProgressDeadlineSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.ProgressDeadlineSeconds)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -370,29 +513,40 @@ func (m *DeploymentStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DeploymentStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.ObservedGeneration)
+			data, err = protobuf.ReadInt(typ, data, &m.ObservedGeneration)
 		case 2:
-			return protobuf.ReadInt(typ, data, &m.Replicas)
+			data, err = protobuf.ReadInt(typ, data, &m.Replicas)
 		case 3:
-			return protobuf.ReadInt(typ, data, &m.UpdatedReplicas)
+			data, err = protobuf.ReadInt(typ, data, &m.UpdatedReplicas)
 		case 4:
-			return protobuf.ReadInt(typ, data, &m.AvailableReplicas)
+			data, err = protobuf.ReadInt(typ, data, &m.AvailableReplicas)
 		case 5:
-			return protobuf.ReadInt(typ, data, &m.UnavailableReplicas)
+			data, err = protobuf.ReadInt(typ, data, &m.UnavailableReplicas)
 		case 6:
-			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		case 7:
-			return protobuf.ReadInt(typ, data, &m.ReadyReplicas)
+			data, err = protobuf.ReadInt(typ, data, &m.ReadyReplicas)
 		case 8:
-			return protobuf.ReadIntPtr(typ, data, &m.CollisionCount)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.CollisionCount)
 		case 9:
-			return protobuf.ReadIntPtr(typ, data, &m.TerminatingReplicas)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.TerminatingReplicas)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -406,15 +560,26 @@ func (m *DeploymentStrategy) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DeploymentStrategy) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.RollingUpdate)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.RollingUpdate)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -427,17 +592,28 @@ func (m *PersistentVolumeClaim) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PersistentVolumeClaim) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadRawExtension(typ, data, &m.Spec)
+			data, err = protobuf.ReadRawExtension(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadRawExtension(typ, data, &m.Status)
+			data, err = protobuf.ReadRawExtension(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -448,13 +624,24 @@ func (m *RawExtension) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *RawExtension) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadBytes(typ, data, &m.Raw)
+			data, err = protobuf.ReadBytes(typ, data, &m.Raw)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -467,17 +654,28 @@ func (m *ReplicaSet) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ReplicaSet) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -492,21 +690,32 @@ func (m *ReplicaSetCondition) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ReplicaSetCondition) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Status)
+			data, err = protobuf.ReadString(typ, data, &m.Status)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -518,15 +727,26 @@ func (m *ReplicaSetList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ReplicaSetList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -542,19 +762,30 @@ func (m *ReplicaSetSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ReplicaSetSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadIntPtr(typ, data, &m.Replicas)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.Replicas)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.Selector)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Selector)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Template)
+			data, err = protobuf.ReadMessage(typ, data, &m.Template)
 		case 4:
-			return protobuf.ReadInt(typ, data, &m.MinReadySeconds)
+			data, err = protobuf.ReadInt(typ, data, &m.MinReadySeconds)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -571,25 +802,36 @@ func (m *ReplicaSetStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ReplicaSetStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.Replicas)
+			data, err = protobuf.ReadInt(typ, data, &m.Replicas)
 		case 2:
-			return protobuf.ReadInt(typ, data, &m.FullyLabeledReplicas)
+			data, err = protobuf.ReadInt(typ, data, &m.FullyLabeledReplicas)
 		case 3:
-			return protobuf.ReadInt(typ, data, &m.ObservedGeneration)
+			data, err = protobuf.ReadInt(typ, data, &m.ObservedGeneration)
 		case 4:
-			return protobuf.ReadInt(typ, data, &m.ReadyReplicas)
+			data, err = protobuf.ReadInt(typ, data, &m.ReadyReplicas)
 		case 5:
-			return protobuf.ReadInt(typ, data, &m.AvailableReplicas)
+			data, err = protobuf.ReadInt(typ, data, &m.AvailableReplicas)
 		case 6:
-			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		case 7:
-			return protobuf.ReadIntPtr(typ, data, &m.TerminatingReplicas)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.TerminatingReplicas)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -600,13 +842,24 @@ func (m *RollbackConfig) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *RollbackConfig) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.Revision)
+			data, err = protobuf.ReadInt(typ, data, &m.Revision)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -622,15 +875,26 @@ func (m *RollingUpdateDaemonSet) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *RollingUpdateDaemonSet) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.MaxUnavailable)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.MaxUnavailable)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.MaxSurge)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.MaxSurge)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -646,15 +910,26 @@ func (m *RollingUpdateDeployment) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *RollingUpdateDeployment) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.MaxUnavailable)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.MaxUnavailable)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.MaxSurge)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.MaxSurge)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -668,15 +943,26 @@ func (m *RollingUpdateStatefulSetStrategy) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *RollingUpdateStatefulSetStrategy) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadIntPtr(typ, data, &m.Partition)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.Partition)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.MaxUnavailable)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.MaxUnavailable)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -689,17 +975,28 @@ func (m *StatefulSet) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *StatefulSet) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -714,21 +1011,32 @@ func (m *StatefulSetCondition) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *StatefulSetCondition) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Status)
+			data, err = protobuf.ReadString(typ, data, &m.Status)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -740,15 +1048,26 @@ func (m *StatefulSetList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *StatefulSetList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -759,13 +1078,24 @@ func (m *StatefulSetOrdinals) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *StatefulSetOrdinals) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.Start)
+			data, err = protobuf.ReadInt(typ, data, &m.Start)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -777,15 +1107,26 @@ func (m *StatefulSetPersistentVolumeClaimRetentionPolicy) MarshalProto(b []byte)
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *StatefulSetPersistentVolumeClaimRetentionPolicy) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.WhenDeleted)
+			data, err = protobuf.ReadString(typ, data, &m.WhenDeleted)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.WhenScaled)
+			data, err = protobuf.ReadString(typ, data, &m.WhenScaled)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -812,33 +1153,44 @@ func (m *StatefulSetSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *StatefulSetSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadIntPtr(typ, data, &m.Replicas)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.Replicas)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.Selector)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Selector)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Template)
+			data, err = protobuf.ReadMessage(typ, data, &m.Template)
 		case 4:
-			return protobuf.ReadMessages(num, typ, data, &m.VolumeClaimTemplates)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.VolumeClaimTemplates)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.ServiceName)
+			data, err = protobuf.ReadString(typ, data, &m.ServiceName)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.PodManagementPolicy)
+			data, err = protobuf.ReadString(typ, data, &m.PodManagementPolicy)
 		case 7:
-			return protobuf.ReadMessage(typ, data, &m.UpdateStrategy)
+			data, err = protobuf.ReadMessage(typ, data, &m.UpdateStrategy)
 		case 8:
-			return protobuf.ReadIntPtr(typ, data, &m.RevisionHistoryLimit)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.RevisionHistoryLimit)
 		case 9:
-			return protobuf.ReadInt(typ, data, &m.MinReadySeconds)
+			data, err = protobuf.ReadInt(typ, data, &m.MinReadySeconds)
 		case 10:
-			return protobuf.ReadMessagePtr(typ, data, &m.PersistentVolumeClaimRetentionPolicy)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.PersistentVolumeClaimRetentionPolicy)
 		case 11:
-			return protobuf.ReadMessagePtr(typ, data, &m.Ordinals)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Ordinals)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -858,31 +1210,42 @@ func (m *StatefulSetStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *StatefulSetStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.ObservedGeneration)
+			data, err = protobuf.ReadInt(typ, data, &m.ObservedGeneration)
 		case 2:
-			return protobuf.ReadInt(typ, data, &m.Replicas)
+			data, err = protobuf.ReadInt(typ, data, &m.Replicas)
 		case 3:
-			return protobuf.ReadInt(typ, data, &m.ReadyReplicas)
+			data, err = protobuf.ReadInt(typ, data, &m.ReadyReplicas)
 		case 4:
-			return protobuf.ReadInt(typ, data, &m.CurrentReplicas)
+			data, err = protobuf.ReadInt(typ, data, &m.CurrentReplicas)
 		case 5:
-			return protobuf.ReadInt(typ, data, &m.UpdatedReplicas)
+			data, err = protobuf.ReadInt(typ, data, &m.UpdatedReplicas)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.CurrentRevision)
+			data, err = protobuf.ReadString(typ, data, &m.CurrentRevision)
 		case 7:
-			return protobuf.ReadString(typ, data, &m.UpdateRevision)
+			data, err = protobuf.ReadString(typ, data, &m.UpdateRevision)
 		case 9:
-			return protobuf.ReadIntPtr(typ, data, &m.CollisionCount)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.CollisionCount)
 		case 10:
-			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		case 11:
-			return protobuf.ReadInt(typ, data, &m.AvailableReplicas)
+			data, err = protobuf.ReadInt(typ, data, &m.AvailableReplicas)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -896,13 +1259,24 @@ func (m *StatefulSetUpdateStrategy) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *StatefulSetUpdateStrategy) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.RollingUpdate)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.RollingUpdate)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -14,17 +14,28 @@ func (m *TokenReview) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *TokenReview) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -36,15 +47,26 @@ func (m *TokenReviewSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *TokenReviewSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Token)
+			data, err = protobuf.ReadString(typ, data, &m.Token)
 		case 2:
-			return protobuf.ReadStrings(num, typ, data, &m.Audiences)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Audiences)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -58,19 +80,30 @@ func (m *TokenReviewStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *TokenReviewStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadBool(typ, data, &m.Authenticated)
+			data, err = protobuf.ReadBool(typ, data, &m.Authenticated)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.User)
+			data, err = protobuf.ReadMessage(typ, data, &m.User)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Error)
+			data, err = protobuf.ReadString(typ, data, &m.Error)
 		case 4:
-			return protobuf.ReadStrings(num, typ, data, &m.Audiences)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Audiences)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -84,17 +117,28 @@ func (m *UserInfo) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *UserInfo) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Username)
+			data, err = protobuf.ReadString(typ, data, &m.Username)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.UID)
+			data, err = protobuf.ReadString(typ, data, &m.UID)
 		case 3:
-			return protobuf.ReadStrings(num, typ, data, &m.Groups)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Groups)
 		case 4:
-			return protobuf.ReadMessageMap(num, typ, data, &m.Extra)
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Extra)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -13,15 +13,26 @@ func (m *NonResourceAttributes) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NonResourceAttributes) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Path)
+			data, err = protobuf.ReadString(typ, data, &m.Path)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Verb)
+			data, err = protobuf.ReadString(typ, data, &m.Verb)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -38,25 +49,36 @@ func (m *ResourceAttributes) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ResourceAttributes) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Namespace)
+			data, err = protobuf.ReadString(typ, data, &m.Namespace)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Verb)
+			data, err = protobuf.ReadString(typ, data, &m.Verb)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Group)
+			data, err = protobuf.ReadString(typ, data, &m.Group)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Version)
+			data, err = protobuf.ReadString(typ, data, &m.Version)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.Resource)
+			data, err = protobuf.ReadString(typ, data, &m.Resource)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.Subresource)
+			data, err = protobuf.ReadString(typ, data, &m.Subresource)
 		case 7:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -69,17 +91,28 @@ func (m *SubjectAccessReview) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SubjectAccessReview) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -99,23 +132,34 @@ func (m *SubjectAccessReviewSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SubjectAccessReviewSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.ResourceAttributes)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ResourceAttributes)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.NonResourceAttributes)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.NonResourceAttributes)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.User)
+			data, err = protobuf.ReadString(typ, data, &m.User)
 		case 4:
-			return protobuf.ReadStrings(num, typ, data, &m.Groups)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Groups)
 		case 5:
-			return protobuf.ReadMessageMap(num, typ, data, &m.Extra)
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Extra)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.UID)
+			data, err = protobuf.ReadString(typ, data, &m.UID)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -129,17 +173,28 @@ func (m *SubjectAccessReviewStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SubjectAccessReviewStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadBool(typ, data, &m.Allowed)
+			data, err = protobuf.ReadBool(typ, data, &m.Allowed)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.EvaluationError)
+			data, err = protobuf.ReadString(typ, data, &m.EvaluationError)
 		case 4:
-			return protobuf.ReadBool(typ, data, &m.Denied)
+			data, err = protobuf.ReadBool(typ, data, &m.Denied)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -14,17 +14,28 @@ func (m *Scale) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Scale) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -35,13 +46,24 @@ func (m *ScaleSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ScaleSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.Replicas)
+			data, err = protobuf.ReadInt(typ, data, &m.Replicas)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -53,13 +75,24 @@ func (m *ScaleStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ScaleStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.Replicas)
+			data, err = protobuf.ReadInt(typ, data, &m.Replicas)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Selector)
+			data, err = protobuf.ReadString(typ, data, &m.Selector)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -14,17 +14,28 @@ func (m *CronJob) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *CronJob) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -36,15 +47,26 @@ func (m *CronJobList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *CronJobList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -62,27 +84,38 @@ func (m *CronJobSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *CronJobSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Schedule)
+			data, err = protobuf.ReadString(typ, data, &m.Schedule)
 		case 2:
-			return protobuf.ReadIntPtr(typ, data, &m.StartingDeadlineSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.StartingDeadlineSeconds)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.ConcurrencyPolicy)
+			data, err = protobuf.ReadString(typ, data, &m.ConcurrencyPolicy)
 		case 4:
-			return protobuf.ReadBoolPtr(typ, data, &m.Suspend)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Suspend)
 		case 5:
-			return protobuf.ReadMessage(typ, data, &m.JobTemplate)
+			data, err = protobuf.ReadMessage(typ, data, &m.JobTemplate)
 		case 6:
-			return protobuf.ReadIntPtr(typ, data, &m.SuccessfulJobsHistoryLimit)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.SuccessfulJobsHistoryLimit)
 		case 7:
-			return protobuf.ReadIntPtr(typ, data, &m.FailedJobsHistoryLimit)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.FailedJobsHistoryLimit)
 		case 8:
-			return protobuf.ReadStringPtr(typ, data, &m.TimeZone)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.TimeZone)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -99,17 +132,28 @@ func (m *CronJobStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *CronJobStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.Active)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Active)
 		case 4:
-			return protobuf.ReadMessagePtr(typ, data, &m.LastScheduleTime)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.LastScheduleTime)
 		case 5:
-			return protobuf.ReadMessagePtr(typ, data, &m.LastSuccessfulTime)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.LastSuccessfulTime)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -122,17 +166,28 @@ func (m *Job) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Job) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -148,23 +203,34 @@ func (m *JobCondition) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *JobCondition) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Status)
+			data, err = protobuf.ReadString(typ, data, &m.Status)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.LastProbeTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastProbeTime)
 		case 4:
-			return protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -176,15 +242,26 @@ func (m *JobList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *JobList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -216,43 +293,54 @@ func (m *JobSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *JobSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadIntPtr(typ, data, &m.Parallelism)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.Parallelism)
 		case 2:
-			return protobuf.ReadIntPtr(typ, data, &m.Completions)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.Completions)
 		case 3:
-			return protobuf.ReadIntPtr(typ, data, &m.ActiveDeadlineSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.ActiveDeadlineSeconds)
 		case 4:
-			return protobuf.ReadMessagePtr(typ, data, &m.Selector)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Selector)
 		case 5:
-			return protobuf.ReadBoolPtr(typ, data, &m.ManualSelector)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.ManualSelector)
 		case 6:
-			return protobuf.ReadMessage(typ, data, &m.Template)
+			data, err = protobuf.ReadMessage(typ, data, &m.Template)
 		case 7:
-			return protobuf.ReadIntPtr(typ, data, &m.BackoffLimit)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.BackoffLimit)
 		case 8:
-			return protobuf.ReadIntPtr(typ, data, &m.TTLSecondsAfterFinished)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.TTLSecondsAfterFinished)
 		case 9:
-			return protobuf.ReadStringPtr(typ, data, &m.CompletionMode)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.CompletionMode)
 		case 10:
-			return protobuf.ReadBoolPtr(typ, data, &m.Suspend)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Suspend)
 		case 11:
-			return protobuf.ReadMessagePtr(typ, data, &m.PodFailurePolicy)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.PodFailurePolicy)
 		case 12:
-			return protobuf.ReadIntPtr(typ, data, &m.BackoffLimitPerIndex)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.BackoffLimitPerIndex)
 		case 13:
-			return protobuf.ReadIntPtr(typ, data, &m.MaxFailedIndexes)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.MaxFailedIndexes)
 		case 14:
-			return protobuf.ReadStringPtr(typ, data, &m.PodReplacementPolicy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.PodReplacementPolicy)
 		case 15:
-			return protobuf.ReadStringPtr(typ, data, &m.ManagedBy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.ManagedBy)
 		case 16:
-			return protobuf.ReadMessagePtr(typ, data, &m.SuccessPolicy)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.SuccessPolicy)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -279,33 +367,44 @@ func (m *JobStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *JobStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.StartTime)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.StartTime)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.CompletionTime)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.CompletionTime)
 		case 4:
-			return protobuf.ReadInt(typ, data, &m.Active)
+			data, err = protobuf.ReadInt(typ, data, &m.Active)
 		case 5:
-			return protobuf.ReadInt(typ, data, &m.Succeeded)
+			data, err = protobuf.ReadInt(typ, data, &m.Succeeded)
 		case 6:
-			return protobuf.ReadInt(typ, data, &m.Failed)
+			data, err = protobuf.ReadInt(typ, data, &m.Failed)
 		case 7:
-			return protobuf.ReadString(typ, data, &m.CompletedIndexes)
+			data, err = protobuf.ReadString(typ, data, &m.CompletedIndexes)
 		case 8:
-			return protobuf.ReadMessagePtr(typ, data, &m.UncountedTerminatedPods)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.UncountedTerminatedPods)
 		case 9:
-			return protobuf.ReadIntPtr(typ, data, &m.Ready)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.Ready)
 		case 10:
-			return protobuf.ReadStringPtr(typ, data, &m.FailedIndexes)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.FailedIndexes)
 		case 11:
-			return protobuf.ReadIntPtr(typ, data, &m.Terminating)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.Terminating)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -317,15 +416,26 @@ func (m *JobTemplateSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *JobTemplateSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -336,13 +446,24 @@ func (m *PodFailurePolicy) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodFailurePolicy) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.Rules)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Rules)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -355,17 +476,28 @@ func (m *PodFailurePolicyOnExitCodesRequirement) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodFailurePolicyOnExitCodesRequirement) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStringPtr(typ, data, &m.ContainerName)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.ContainerName)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Operator)
+			data, err = protobuf.ReadString(typ, data, &m.Operator)
 		case 3:
-			return protobuf.ReadInts(typ, data, &m.Values)
+			data, err = protobuf.ReadInts(typ, data, &m.Values)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -377,15 +509,26 @@ func (m *PodFailurePolicyOnPodConditionsPattern) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodFailurePolicyOnPodConditionsPattern) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Status)
+			data, err = protobuf.ReadString(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -400,17 +543,28 @@ func (m *PodFailurePolicyRule) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodFailurePolicyRule) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Action)
+			data, err = protobuf.ReadString(typ, data, &m.Action)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.OnExitCodes)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.OnExitCodes)
 		case 3:
-			return protobuf.ReadMessages(num, typ, data, &m.OnPodConditions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.OnPodConditions)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -421,13 +575,24 @@ func (m *SuccessPolicy) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SuccessPolicy) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.Rules)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Rules)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -439,15 +604,26 @@ func (m *SuccessPolicyRule) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SuccessPolicyRule) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStringPtr(typ, data, &m.SucceededIndexes)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.SucceededIndexes)
 		case 2:
-			return protobuf.ReadIntPtr(typ, data, &m.SucceededCount)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.SucceededCount)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -459,13 +635,24 @@ func (m *UncountedTerminatedPods) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *UncountedTerminatedPods) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(num, typ, data, &m.Succeeded)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Succeeded)
 		case 2:
-			return protobuf.ReadStrings(num, typ, data, &m.Failed)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Failed)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -13,15 +13,26 @@ func (m *Lease) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Lease) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -33,15 +44,26 @@ func (m *LeaseList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *LeaseList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -62,23 +84,34 @@ func (m *LeaseSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *LeaseSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStringPtr(typ, data, &m.HolderIdentity)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.HolderIdentity)
 		case 2:
-			return protobuf.ReadIntPtr(typ, data, &m.LeaseDurationSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.LeaseDurationSeconds)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.AcquireTime)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.AcquireTime)
 		case 4:
-			return protobuf.ReadMessagePtr(typ, data, &m.RenewTime)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.RenewTime)
 		case 5:
-			return protobuf.ReadIntPtr(typ, data, &m.LeaseTransitions)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.LeaseTransitions)
 		case 6:
-			return protobuf.ReadStringPtr(typ, data, &m.Strategy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.Strategy)
 		case 7:
-			return protobuf.ReadStringPtr(typ, data, &m.PreferredHolder)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.PreferredHolder)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -20,17 +20,28 @@ func (m *Affinity) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Affinity) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.NodeAffinity)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.NodeAffinity)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.PodAffinity)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.PodAffinity)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.PodAntiAffinity)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.PodAntiAffinity)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -42,15 +53,26 @@ func (m *AppArmorProfile) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *AppArmorProfile) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadStringPtr(typ, data, &m.LocalhostProfile)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.LocalhostProfile)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -62,15 +84,26 @@ func (m *AttachedVolume) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *AttachedVolume) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.DevicePath)
+			data, err = protobuf.ReadString(typ, data, &m.DevicePath)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -82,15 +115,26 @@ func (m *Binding) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Binding) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Target)
+			data, err = protobuf.ReadMessage(typ, data, &m.Target)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -107,21 +151,32 @@ func (m *CSIVolumeSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *CSIVolumeSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Driver)
+			data, err = protobuf.ReadString(typ, data, &m.Driver)
 		case 2:
-			return protobuf.ReadBoolPtr(typ, data, &m.ReadOnly)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.ReadOnly)
 		case 3:
-			return protobuf.ReadStringPtr(typ, data, &m.FSType)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.FSType)
 		case 4:
-			return protobuf.ReadStringMap(num, typ, data, &m.VolumeAttributes)
+			data, err = protobuf.ReadStringMap(num, typ, data, &m.VolumeAttributes)
 		case 5:
-			return protobuf.ReadMessagePtr(typ, data, &m.NodePublishSecretRef)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.NodePublishSecretRef)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -133,15 +188,26 @@ func (m *Capabilities) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Capabilities) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(num, typ, data, &m.Add)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Add)
 		case 2:
-			return protobuf.ReadStrings(num, typ, data, &m.Drop)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Drop)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -152,13 +218,24 @@ func (m *ClientIPConfig) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ClientIPConfig) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadIntPtr(typ, data, &m.TimeoutSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.TimeoutSeconds)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -175,21 +252,32 @@ func (m *ClusterTrustBundleProjection) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ClusterTrustBundleProjection) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStringPtr(typ, data, &m.Name)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadStringPtr(typ, data, &m.SignerName)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.SignerName)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.LabelSelector)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.LabelSelector)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Path)
+			data, err = protobuf.ReadString(typ, data, &m.Path)
 		case 5:
-			return protobuf.ReadBoolPtr(typ, data, &m.Optional)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Optional)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -205,23 +293,34 @@ func (m *Condition) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Condition) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Status)
+			data, err = protobuf.ReadString(typ, data, &m.Status)
 		case 3:
-			return protobuf.ReadInt(typ, data, &m.ObservedGeneration)
+			data, err = protobuf.ReadInt(typ, data, &m.ObservedGeneration)
 		case 4:
-			return protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -235,19 +334,30 @@ func (m *ConfigMap) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ConfigMap) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadStringMap(num, typ, data, &m.Data)
+			data, err = protobuf.ReadStringMap(num, typ, data, &m.Data)
 		case 3:
-			return protobuf.ReadBytesMap(num, typ, data, &m.BinaryData)
+			data, err = protobuf.ReadBytesMap(num, typ, data, &m.BinaryData)
 		case 4:
-			return protobuf.ReadBoolPtr(typ, data, &m.Immutable)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Immutable)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -259,15 +369,26 @@ func (m *ConfigMapEnvSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ConfigMapEnvSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
+			data, err = protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
 		case 2:
-			return protobuf.ReadBoolPtr(typ, data, &m.Optional)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Optional)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -280,17 +401,28 @@ func (m *ConfigMapKeySelector) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ConfigMapKeySelector) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
+			data, err = protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Key)
+			data, err = protobuf.ReadString(typ, data, &m.Key)
 		case 3:
-			return protobuf.ReadBoolPtr(typ, data, &m.Optional)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Optional)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -302,15 +434,26 @@ func (m *ConfigMapList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ConfigMapList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -325,21 +468,32 @@ func (m *ConfigMapNodeConfigSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ConfigMapNodeConfigSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Namespace)
+			data, err = protobuf.ReadString(typ, data, &m.Namespace)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.UID)
+			data, err = protobuf.ReadString(typ, data, &m.UID)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.ResourceVersion)
+			data, err = protobuf.ReadString(typ, data, &m.ResourceVersion)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.KubeletConfigKey)
+			data, err = protobuf.ReadString(typ, data, &m.KubeletConfigKey)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -352,17 +506,28 @@ func (m *ConfigMapProjection) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ConfigMapProjection) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
+			data, err = protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
 		case 4:
-			return protobuf.ReadBoolPtr(typ, data, &m.Optional)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Optional)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -376,19 +541,30 @@ func (m *ConfigMapVolumeSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ConfigMapVolumeSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
+			data, err = protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
 		case 3:
-			return protobuf.ReadIntPtr(typ, data, &m.DefaultMode)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.DefaultMode)
 		case 4:
-			return protobuf.ReadBoolPtr(typ, data, &m.Optional)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Optional)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -433,61 +609,72 @@ func (m *Container) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Container) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Image)
+			data, err = protobuf.ReadString(typ, data, &m.Image)
 		case 3:
-			return protobuf.ReadStrings(num, typ, data, &m.Command)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Command)
 		case 4:
-			return protobuf.ReadStrings(num, typ, data, &m.Args)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Args)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.WorkingDir)
+			data, err = protobuf.ReadString(typ, data, &m.WorkingDir)
 		case 6:
-			return protobuf.ReadMessages(num, typ, data, &m.Ports)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Ports)
 		case 7:
-			return protobuf.ReadMessages(num, typ, data, &m.Env)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Env)
 		case 8:
-			return protobuf.ReadMessage(typ, data, &m.Resources)
+			data, err = protobuf.ReadMessage(typ, data, &m.Resources)
 		case 9:
-			return protobuf.ReadMessages(num, typ, data, &m.VolumeMounts)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.VolumeMounts)
 		case 10:
-			return protobuf.ReadMessagePtr(typ, data, &m.LivenessProbe)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.LivenessProbe)
 		case 11:
-			return protobuf.ReadMessagePtr(typ, data, &m.ReadinessProbe)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ReadinessProbe)
 		case 12:
-			return protobuf.ReadMessagePtr(typ, data, &m.Lifecycle)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Lifecycle)
 		case 13:
-			return protobuf.ReadString(typ, data, &m.TerminationMessagePath)
+			data, err = protobuf.ReadString(typ, data, &m.TerminationMessagePath)
 		case 14:
-			return protobuf.ReadString(typ, data, &m.ImagePullPolicy)
+			data, err = protobuf.ReadString(typ, data, &m.ImagePullPolicy)
 		case 15:
-			return protobuf.ReadMessagePtr(typ, data, &m.SecurityContext)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.SecurityContext)
 		case 16:
-			return protobuf.ReadBool(typ, data, &m.Stdin)
+			data, err = protobuf.ReadBool(typ, data, &m.Stdin)
 		case 17:
-			return protobuf.ReadBool(typ, data, &m.StdinOnce)
+			data, err = protobuf.ReadBool(typ, data, &m.StdinOnce)
 		case 18:
-			return protobuf.ReadBool(typ, data, &m.TTY)
+			data, err = protobuf.ReadBool(typ, data, &m.TTY)
 		case 19:
-			return protobuf.ReadMessages(num, typ, data, &m.EnvFrom)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.EnvFrom)
 		case 20:
-			return protobuf.ReadString(typ, data, &m.TerminationMessagePolicy)
+			data, err = protobuf.ReadString(typ, data, &m.TerminationMessagePolicy)
 		case 21:
-			return protobuf.ReadMessages(num, typ, data, &m.VolumeDevices)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.VolumeDevices)
 		case 22:
-			return protobuf.ReadMessagePtr(typ, data, &m.StartupProbe)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.StartupProbe)
 		case 23:
-			return protobuf.ReadMessages(num, typ, data, &m.ResizePolicy)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.ResizePolicy)
 		case 24:
-			return protobuf.ReadStringPtr(typ, data, &m.RestartPolicy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.RestartPolicy)
 		case 25:
-			return protobuf.ReadMessages(num, typ, data, &m.RestartPolicyRules)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.RestartPolicyRules)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -500,17 +687,28 @@ func (m *ContainerExtendedResourceRequest) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ContainerExtendedResourceRequest) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.ContainerName)
+			data, err = protobuf.ReadString(typ, data, &m.ContainerName)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.ResourceName)
+			data, err = protobuf.ReadString(typ, data, &m.ResourceName)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.RequestName)
+			data, err = protobuf.ReadString(typ, data, &m.RequestName)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -522,15 +720,26 @@ func (m *ContainerImage) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ContainerImage) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(num, typ, data, &m.Names)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Names)
 		case 2:
-			return protobuf.ReadInt(typ, data, &m.SizeBytes)
+			data, err = protobuf.ReadInt(typ, data, &m.SizeBytes)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -545,21 +754,32 @@ func (m *ContainerPort) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ContainerPort) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadInt(typ, data, &m.HostPort)
+			data, err = protobuf.ReadInt(typ, data, &m.HostPort)
 		case 3:
-			return protobuf.ReadInt(typ, data, &m.ContainerPort)
+			data, err = protobuf.ReadInt(typ, data, &m.ContainerPort)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Protocol)
+			data, err = protobuf.ReadString(typ, data, &m.Protocol)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.HostIP)
+			data, err = protobuf.ReadString(typ, data, &m.HostIP)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -571,15 +791,26 @@ func (m *ContainerResizePolicy) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ContainerResizePolicy) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.ResourceName)
+			data, err = protobuf.ReadString(typ, data, &m.ResourceName)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.RestartPolicy)
+			data, err = protobuf.ReadString(typ, data, &m.RestartPolicy)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -593,15 +824,26 @@ func (m *ContainerRestartRule) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ContainerRestartRule) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Action)
+			data, err = protobuf.ReadString(typ, data, &m.Action)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.ExitCodes)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ExitCodes)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -613,15 +855,26 @@ func (m *ContainerRestartRuleOnExitCodes) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ContainerRestartRuleOnExitCodes) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Operator)
+			data, err = protobuf.ReadString(typ, data, &m.Operator)
 		case 2:
-			return protobuf.ReadInts(typ, data, &m.Values)
+			data, err = protobuf.ReadInts(typ, data, &m.Values)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -640,17 +893,28 @@ func (m *ContainerState) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ContainerState) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.Waiting)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Waiting)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.Running)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Running)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.Terminated)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Terminated)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -661,13 +925,24 @@ func (m *ContainerStateRunning) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ContainerStateRunning) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.StartedAt)
+			data, err = protobuf.ReadMessage(typ, data, &m.StartedAt)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -684,25 +959,36 @@ func (m *ContainerStateTerminated) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ContainerStateTerminated) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.ExitCode)
+			data, err = protobuf.ReadInt(typ, data, &m.ExitCode)
 		case 2:
-			return protobuf.ReadInt(typ, data, &m.Signal)
+			data, err = protobuf.ReadInt(typ, data, &m.Signal)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
 		case 5:
-			return protobuf.ReadMessage(typ, data, &m.StartedAt)
+			data, err = protobuf.ReadMessage(typ, data, &m.StartedAt)
 		case 6:
-			return protobuf.ReadMessage(typ, data, &m.FinishedAt)
+			data, err = protobuf.ReadMessage(typ, data, &m.FinishedAt)
 		case 7:
-			return protobuf.ReadString(typ, data, &m.ContainerID)
+			data, err = protobuf.ReadString(typ, data, &m.ContainerID)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -714,15 +1000,26 @@ func (m *ContainerStateWaiting) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ContainerStateWaiting) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -751,41 +1048,52 @@ func (m *ContainerStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ContainerStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.State)
+			data, err = protobuf.ReadMessage(typ, data, &m.State)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.LastTerminationState)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastTerminationState)
 		case 4:
-			return protobuf.ReadBool(typ, data, &m.Ready)
+			data, err = protobuf.ReadBool(typ, data, &m.Ready)
 		case 5:
-			return protobuf.ReadInt(typ, data, &m.RestartCount)
+			data, err = protobuf.ReadInt(typ, data, &m.RestartCount)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.Image)
+			data, err = protobuf.ReadString(typ, data, &m.Image)
 		case 7:
-			return protobuf.ReadString(typ, data, &m.ImageID)
+			data, err = protobuf.ReadString(typ, data, &m.ImageID)
 		case 8:
-			return protobuf.ReadString(typ, data, &m.ContainerID)
+			data, err = protobuf.ReadString(typ, data, &m.ContainerID)
 		case 9:
-			return protobuf.ReadBoolPtr(typ, data, &m.Started)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Started)
 		case 10:
-			return protobuf.ReadMessageMap(num, typ, data, &m.AllocatedResources)
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.AllocatedResources)
 		case 11:
-			return protobuf.ReadMessagePtr(typ, data, &m.Resources)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Resources)
 		case 12:
-			return protobuf.ReadMessages(num, typ, data, &m.VolumeMounts)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.VolumeMounts)
 		case 13:
-			return protobuf.ReadMessagePtr(typ, data, &m.User)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.User)
 		case 14:
-			return protobuf.ReadMessages(num, typ, data, &m.AllocatedResourcesStatus)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.AllocatedResourcesStatus)
 		case 15:
-			return protobuf.ReadStringPtr(typ, data, &m.StopSignal)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.StopSignal)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -798,13 +1106,24 @@ func (m *ContainerUser) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ContainerUser) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.Linux)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Linux)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -815,13 +1134,24 @@ func (m *DaemonEndpoint) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DaemonEndpoint) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.Port)
+			data, err = protobuf.ReadInt(typ, data, &m.Port)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -832,13 +1162,24 @@ func (m *DownwardAPIProjection) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DownwardAPIProjection) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -856,19 +1197,30 @@ func (m *DownwardAPIVolumeFile) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DownwardAPIVolumeFile) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Path)
+			data, err = protobuf.ReadString(typ, data, &m.Path)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.FieldRef)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.FieldRef)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.ResourceFieldRef)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ResourceFieldRef)
 		case 4:
-			return protobuf.ReadIntPtr(typ, data, &m.Mode)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.Mode)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -880,15 +1232,26 @@ func (m *DownwardAPIVolumeSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *DownwardAPIVolumeSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
 		case 2:
-			return protobuf.ReadIntPtr(typ, data, &m.DefaultMode)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.DefaultMode)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -902,15 +1265,26 @@ func (m *EmptyDirVolumeSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EmptyDirVolumeSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Medium)
+			data, err = protobuf.ReadString(typ, data, &m.Medium)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.SizeLimit)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.SizeLimit)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -926,19 +1300,30 @@ func (m *EndpointAddress) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EndpointAddress) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.IP)
+			data, err = protobuf.ReadString(typ, data, &m.IP)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.TargetRef)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.TargetRef)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Hostname)
+			data, err = protobuf.ReadString(typ, data, &m.Hostname)
 		case 4:
-			return protobuf.ReadStringPtr(typ, data, &m.NodeName)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.NodeName)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -952,19 +1337,30 @@ func (m *EndpointPort) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EndpointPort) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadInt(typ, data, &m.Port)
+			data, err = protobuf.ReadInt(typ, data, &m.Port)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Protocol)
+			data, err = protobuf.ReadString(typ, data, &m.Protocol)
 		case 4:
-			return protobuf.ReadStringPtr(typ, data, &m.AppProtocol)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.AppProtocol)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -977,17 +1373,28 @@ func (m *EndpointSubset) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EndpointSubset) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.Addresses)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Addresses)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.NotReadyAddresses)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.NotReadyAddresses)
 		case 3:
-			return protobuf.ReadMessages(num, typ, data, &m.Ports)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Ports)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -999,15 +1406,26 @@ func (m *Endpoints) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Endpoints) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Subsets)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Subsets)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1019,15 +1437,26 @@ func (m *EndpointsList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EndpointsList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1044,17 +1473,28 @@ func (m *EnvFromSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EnvFromSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Prefix)
+			data, err = protobuf.ReadString(typ, data, &m.Prefix)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.ConfigMapRef)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ConfigMapRef)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.SecretRef)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.SecretRef)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1069,17 +1509,28 @@ func (m *EnvVar) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EnvVar) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Value)
+			data, err = protobuf.ReadString(typ, data, &m.Value)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.ValueFrom)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ValueFrom)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1104,21 +1555,32 @@ func (m *EnvVarSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EnvVarSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.FieldRef)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.FieldRef)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.ResourceFieldRef)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ResourceFieldRef)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.ConfigMapKeyRef)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ConfigMapKeyRef)
 		case 4:
-			return protobuf.ReadMessagePtr(typ, data, &m.SecretKeyRef)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.SecretKeyRef)
 		case 5:
-			return protobuf.ReadMessagePtr(typ, data, &m.FileKeyRef)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.FileKeyRef)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1130,15 +1592,26 @@ func (m *EphemeralContainer) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EphemeralContainer) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.EphemeralContainerCommon)
+			data, err = protobuf.ReadMessage(typ, data, &m.EphemeralContainerCommon)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.TargetContainerName)
+			data, err = protobuf.ReadString(typ, data, &m.TargetContainerName)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1183,61 +1656,72 @@ func (m *EphemeralContainerCommon) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EphemeralContainerCommon) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Image)
+			data, err = protobuf.ReadString(typ, data, &m.Image)
 		case 3:
-			return protobuf.ReadStrings(num, typ, data, &m.Command)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Command)
 		case 4:
-			return protobuf.ReadStrings(num, typ, data, &m.Args)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Args)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.WorkingDir)
+			data, err = protobuf.ReadString(typ, data, &m.WorkingDir)
 		case 6:
-			return protobuf.ReadMessages(num, typ, data, &m.Ports)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Ports)
 		case 7:
-			return protobuf.ReadMessages(num, typ, data, &m.Env)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Env)
 		case 8:
-			return protobuf.ReadMessage(typ, data, &m.Resources)
+			data, err = protobuf.ReadMessage(typ, data, &m.Resources)
 		case 9:
-			return protobuf.ReadMessages(num, typ, data, &m.VolumeMounts)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.VolumeMounts)
 		case 10:
-			return protobuf.ReadMessagePtr(typ, data, &m.LivenessProbe)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.LivenessProbe)
 		case 11:
-			return protobuf.ReadMessagePtr(typ, data, &m.ReadinessProbe)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ReadinessProbe)
 		case 12:
-			return protobuf.ReadMessagePtr(typ, data, &m.Lifecycle)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Lifecycle)
 		case 13:
-			return protobuf.ReadString(typ, data, &m.TerminationMessagePath)
+			data, err = protobuf.ReadString(typ, data, &m.TerminationMessagePath)
 		case 14:
-			return protobuf.ReadString(typ, data, &m.ImagePullPolicy)
+			data, err = protobuf.ReadString(typ, data, &m.ImagePullPolicy)
 		case 15:
-			return protobuf.ReadMessagePtr(typ, data, &m.SecurityContext)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.SecurityContext)
 		case 16:
-			return protobuf.ReadBool(typ, data, &m.Stdin)
+			data, err = protobuf.ReadBool(typ, data, &m.Stdin)
 		case 17:
-			return protobuf.ReadBool(typ, data, &m.StdinOnce)
+			data, err = protobuf.ReadBool(typ, data, &m.StdinOnce)
 		case 18:
-			return protobuf.ReadBool(typ, data, &m.TTY)
+			data, err = protobuf.ReadBool(typ, data, &m.TTY)
 		case 19:
-			return protobuf.ReadMessages(num, typ, data, &m.EnvFrom)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.EnvFrom)
 		case 20:
-			return protobuf.ReadString(typ, data, &m.TerminationMessagePolicy)
+			data, err = protobuf.ReadString(typ, data, &m.TerminationMessagePolicy)
 		case 21:
-			return protobuf.ReadMessages(num, typ, data, &m.VolumeDevices)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.VolumeDevices)
 		case 22:
-			return protobuf.ReadMessagePtr(typ, data, &m.StartupProbe)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.StartupProbe)
 		case 23:
-			return protobuf.ReadMessages(num, typ, data, &m.ResizePolicy)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.ResizePolicy)
 		case 24:
-			return protobuf.ReadStringPtr(typ, data, &m.RestartPolicy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.RestartPolicy)
 		case 25:
-			return protobuf.ReadMessages(num, typ, data, &m.RestartPolicyRules)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.RestartPolicyRules)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1266,41 +1750,52 @@ func (m *Event) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Event) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.InvolvedObject)
+			data, err = protobuf.ReadMessage(typ, data, &m.InvolvedObject)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
 		case 5:
-			return protobuf.ReadMessage(typ, data, &m.Source)
+			data, err = protobuf.ReadMessage(typ, data, &m.Source)
 		case 6:
-			return protobuf.ReadMessage(typ, data, &m.FirstTimestamp)
+			data, err = protobuf.ReadMessage(typ, data, &m.FirstTimestamp)
 		case 7:
-			return protobuf.ReadMessage(typ, data, &m.LastTimestamp)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastTimestamp)
 		case 8:
-			return protobuf.ReadInt(typ, data, &m.Count)
+			data, err = protobuf.ReadInt(typ, data, &m.Count)
 		case 9:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 10:
-			return protobuf.ReadMessage(typ, data, &m.EventTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.EventTime)
 		case 11:
-			return protobuf.ReadMessagePtr(typ, data, &m.Series)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Series)
 		case 12:
-			return protobuf.ReadString(typ, data, &m.Action)
+			data, err = protobuf.ReadString(typ, data, &m.Action)
 		case 13:
-			return protobuf.ReadMessagePtr(typ, data, &m.Related)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Related)
 		case 14:
-			return protobuf.ReadString(typ, data, &m.ReportingController)
+			data, err = protobuf.ReadString(typ, data, &m.ReportingController)
 		case 15:
-			return protobuf.ReadString(typ, data, &m.ReportingInstance)
+			data, err = protobuf.ReadString(typ, data, &m.ReportingInstance)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1312,15 +1807,26 @@ func (m *EventList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EventList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1332,15 +1838,26 @@ func (m *EventSeries) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EventSeries) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.Count)
+			data, err = protobuf.ReadInt(typ, data, &m.Count)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.LastObservedTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastObservedTime)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1352,15 +1869,26 @@ func (m *EventSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *EventSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Component)
+			data, err = protobuf.ReadString(typ, data, &m.Component)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Host)
+			data, err = protobuf.ReadString(typ, data, &m.Host)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1371,13 +1899,24 @@ func (m *ExecAction) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ExecAction) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(num, typ, data, &m.Command)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Command)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1391,19 +1930,30 @@ func (m *FileKeySelector) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *FileKeySelector) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.VolumeName)
+			data, err = protobuf.ReadString(typ, data, &m.VolumeName)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Path)
+			data, err = protobuf.ReadString(typ, data, &m.Path)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Key)
+			data, err = protobuf.ReadString(typ, data, &m.Key)
 		case 4:
-			return protobuf.ReadBoolPtr(typ, data, &m.Optional)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Optional)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1415,15 +1965,26 @@ func (m *GRPCAction) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *GRPCAction) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.Port)
+			data, err = protobuf.ReadInt(typ, data, &m.Port)
 		case 2:
-			return protobuf.ReadStringPtr(typ, data, &m.Service)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.Service)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1438,21 +1999,32 @@ func (m *HTTPGetAction) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *HTTPGetAction) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Path)
+			data, err = protobuf.ReadString(typ, data, &m.Path)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Port)
+			data, err = protobuf.ReadMessage(typ, data, &m.Port)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Host)
+			data, err = protobuf.ReadString(typ, data, &m.Host)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Scheme)
+			data, err = protobuf.ReadString(typ, data, &m.Scheme)
 		case 5:
-			return protobuf.ReadMessages(num, typ, data, &m.HTTPHeaders)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.HTTPHeaders)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1464,15 +2036,26 @@ func (m *HTTPHeader) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *HTTPHeader) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Value)
+			data, err = protobuf.ReadString(typ, data, &m.Value)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1484,15 +2067,26 @@ func (m *HostAlias) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *HostAlias) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.IP)
+			data, err = protobuf.ReadString(typ, data, &m.IP)
 		case 2:
-			return protobuf.ReadStrings(num, typ, data, &m.Hostnames)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Hostnames)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1503,13 +2097,24 @@ func (m *HostIP) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *HostIP) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.IP)
+			data, err = protobuf.ReadString(typ, data, &m.IP)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1521,15 +2126,26 @@ func (m *HostPathVolumeSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *HostPathVolumeSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Path)
+			data, err = protobuf.ReadString(typ, data, &m.Path)
 		case 2:
-			return protobuf.ReadStringPtr(typ, data, &m.Type)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.Type)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1541,15 +2157,26 @@ func (m *ImageVolumeSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ImageVolumeSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Reference)
+			data, err = protobuf.ReadString(typ, data, &m.Reference)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.PullPolicy)
+			data, err = protobuf.ReadString(typ, data, &m.PullPolicy)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1560,13 +2187,24 @@ func (m *ImageVolumeStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ImageVolumeStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.ImageRef)
+			data, err = protobuf.ReadString(typ, data, &m.ImageRef)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1579,17 +2217,28 @@ func (m *KeyToPath) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *KeyToPath) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Key)
+			data, err = protobuf.ReadString(typ, data, &m.Key)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Path)
+			data, err = protobuf.ReadString(typ, data, &m.Path)
 		case 3:
-			return protobuf.ReadIntPtr(typ, data, &m.Mode)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.Mode)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1606,17 +2255,28 @@ func (m *Lifecycle) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Lifecycle) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.PostStart)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.PostStart)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.PreStop)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.PreStop)
 		case 3:
-			return protobuf.ReadStringPtr(typ, data, &m.StopSignal)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.StopSignal)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1638,19 +2298,30 @@ func (m *LifecycleHandler) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *LifecycleHandler) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.Exec)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Exec)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.HTTPGet)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.HTTPGet)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.TCPSocket)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.TCPSocket)
 		case 4:
-			return protobuf.ReadMessagePtr(typ, data, &m.Sleep)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Sleep)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1663,17 +2334,28 @@ func (m *LinuxContainerUser) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *LinuxContainerUser) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.UID)
+			data, err = protobuf.ReadInt(typ, data, &m.UID)
 		case 2:
-			return protobuf.ReadInt(typ, data, &m.GID)
+			data, err = protobuf.ReadInt(typ, data, &m.GID)
 		case 3:
-			return protobuf.ReadInts(typ, data, &m.SupplementalGroups)
+			data, err = protobuf.ReadInts(typ, data, &m.SupplementalGroups)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1687,19 +2369,30 @@ func (m *LoadBalancerIngress) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *LoadBalancerIngress) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.IP)
+			data, err = protobuf.ReadString(typ, data, &m.IP)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Hostname)
+			data, err = protobuf.ReadString(typ, data, &m.Hostname)
 		case 3:
-			return protobuf.ReadStringPtr(typ, data, &m.IPMode)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.IPMode)
 		case 4:
-			return protobuf.ReadMessages(num, typ, data, &m.Ports)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Ports)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1710,13 +2403,24 @@ func (m *LoadBalancerStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *LoadBalancerStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.Ingress)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Ingress)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1727,13 +2431,24 @@ func (m *LocalObjectReference) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *LocalObjectReference) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1746,17 +2461,28 @@ func (m *NFSVolumeSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NFSVolumeSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Server)
+			data, err = protobuf.ReadString(typ, data, &m.Server)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Path)
+			data, err = protobuf.ReadString(typ, data, &m.Path)
 		case 3:
-			return protobuf.ReadBool(typ, data, &m.ReadOnly)
+			data, err = protobuf.ReadBool(typ, data, &m.ReadOnly)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1769,17 +2495,28 @@ func (m *Namespace) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Namespace) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1794,21 +2531,32 @@ func (m *NamespaceCondition) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NamespaceCondition) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Status)
+			data, err = protobuf.ReadString(typ, data, &m.Status)
 		case 4:
-			return protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1820,15 +2568,26 @@ func (m *NamespaceList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NamespaceList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1839,13 +2598,24 @@ func (m *NamespaceSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NamespaceSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(num, typ, data, &m.Finalizers)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Finalizers)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1857,15 +2627,26 @@ func (m *NamespaceStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NamespaceStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Phase)
+			data, err = protobuf.ReadString(typ, data, &m.Phase)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Conditions)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1878,17 +2659,28 @@ func (m *Node) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Node) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1900,15 +2692,26 @@ func (m *NodeAddress) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeAddress) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Address)
+			data, err = protobuf.ReadString(typ, data, &m.Address)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1922,15 +2725,26 @@ func (m *NodeAffinity) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeAffinity) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.RequiredDuringSchedulingIgnoredDuringExecution)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.RequiredDuringSchedulingIgnoredDuringExecution)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.PreferredDuringSchedulingIgnoredDuringExecution)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.PreferredDuringSchedulingIgnoredDuringExecution)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1946,23 +2760,34 @@ func (m *NodeCondition) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeCondition) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Status)
+			data, err = protobuf.ReadString(typ, data, &m.Status)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.LastHeartbeatTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastHeartbeatTime)
 		case 4:
-			return protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -1975,13 +2800,24 @@ func (m *NodeConfigSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeConfigSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.ConfigMap)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ConfigMap)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2001,19 +2837,30 @@ func (m *NodeConfigStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeConfigStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.Assigned)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Assigned)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.Active)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Active)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.LastKnownGood)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.LastKnownGood)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Error)
+			data, err = protobuf.ReadString(typ, data, &m.Error)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2024,13 +2871,24 @@ func (m *NodeDaemonEndpoints) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeDaemonEndpoints) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.KubeletEndpoint)
+			data, err = protobuf.ReadMessage(typ, data, &m.KubeletEndpoint)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2041,13 +2899,24 @@ func (m *NodeFeatures) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeFeatures) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadBoolPtr(typ, data, &m.SupplementalGroupsPolicy)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.SupplementalGroupsPolicy)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2059,15 +2928,26 @@ func (m *NodeList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2081,15 +2961,26 @@ func (m *NodeRuntimeHandler) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeRuntimeHandler) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.Features)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Features)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2101,15 +2992,26 @@ func (m *NodeRuntimeHandlerFeatures) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeRuntimeHandlerFeatures) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadBoolPtr(typ, data, &m.RecursiveReadOnlyMounts)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.RecursiveReadOnlyMounts)
 		case 2:
-			return protobuf.ReadBoolPtr(typ, data, &m.UserNamespaces)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.UserNamespaces)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2120,13 +3022,24 @@ func (m *NodeSelector) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeSelector) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.NodeSelectorTerms)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.NodeSelectorTerms)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2139,17 +3052,28 @@ func (m *NodeSelectorRequirement) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeSelectorRequirement) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Key)
+			data, err = protobuf.ReadString(typ, data, &m.Key)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Operator)
+			data, err = protobuf.ReadString(typ, data, &m.Operator)
 		case 3:
-			return protobuf.ReadStrings(num, typ, data, &m.Values)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Values)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2161,15 +3085,26 @@ func (m *NodeSelectorTerm) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeSelectorTerm) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.MatchExpressions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.MatchExpressions)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.MatchFields)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.MatchFields)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2188,25 +3123,36 @@ func (m *NodeSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.PodCIDR)
+			data, err = protobuf.ReadString(typ, data, &m.PodCIDR)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.DoNotUseExternalID)
+			data, err = protobuf.ReadString(typ, data, &m.DoNotUseExternalID)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.ProviderID)
+			data, err = protobuf.ReadString(typ, data, &m.ProviderID)
 		case 4:
-			return protobuf.ReadBool(typ, data, &m.Unschedulable)
+			data, err = protobuf.ReadBool(typ, data, &m.Unschedulable)
 		case 5:
-			return protobuf.ReadMessages(num, typ, data, &m.Taints)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Taints)
 		case 6:
-			return protobuf.ReadMessagePtr(typ, data, &m.ConfigSource)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ConfigSource)
 		case 7:
-			return protobuf.ReadStrings(num, typ, data, &m.PodCIDRs)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.PodCIDRs)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2234,39 +3180,50 @@ func (m *NodeStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessageMap(num, typ, data, &m.Capacity)
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Capacity)
 		case 2:
-			return protobuf.ReadMessageMap(num, typ, data, &m.Allocatable)
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Allocatable)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Phase)
+			data, err = protobuf.ReadString(typ, data, &m.Phase)
 		case 4:
-			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		case 5:
-			return protobuf.ReadMessages(num, typ, data, &m.Addresses)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Addresses)
 		case 6:
-			return protobuf.ReadMessage(typ, data, &m.DaemonEndpoints)
+			data, err = protobuf.ReadMessage(typ, data, &m.DaemonEndpoints)
 		case 7:
-			return protobuf.ReadMessage(typ, data, &m.NodeInfo)
+			data, err = protobuf.ReadMessage(typ, data, &m.NodeInfo)
 		case 8:
-			return protobuf.ReadMessages(num, typ, data, &m.Images)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Images)
 		case 9:
-			return protobuf.ReadStrings(num, typ, data, &m.VolumesInUse)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.VolumesInUse)
 		case 10:
-			return protobuf.ReadMessages(num, typ, data, &m.VolumesAttached)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.VolumesAttached)
 		case 11:
-			return protobuf.ReadMessagePtr(typ, data, &m.Config)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Config)
 		case 12:
-			return protobuf.ReadMessages(num, typ, data, &m.RuntimeHandlers)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.RuntimeHandlers)
 		case 13:
-			return protobuf.ReadMessagePtr(typ, data, &m.Features)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Features)
 		case 14:
-			return protobuf.ReadStrings(num, typ, data, &m.DeclaredFeatures)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.DeclaredFeatures)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2277,13 +3234,24 @@ func (m *NodeSwapStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeSwapStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadIntPtr(typ, data, &m.Capacity)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.Capacity)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2306,33 +3274,44 @@ func (m *NodeSystemInfo) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *NodeSystemInfo) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.MachineID)
+			data, err = protobuf.ReadString(typ, data, &m.MachineID)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.SystemUUID)
+			data, err = protobuf.ReadString(typ, data, &m.SystemUUID)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.BootID)
+			data, err = protobuf.ReadString(typ, data, &m.BootID)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.KernelVersion)
+			data, err = protobuf.ReadString(typ, data, &m.KernelVersion)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.OSImage)
+			data, err = protobuf.ReadString(typ, data, &m.OSImage)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.ContainerRuntimeVersion)
+			data, err = protobuf.ReadString(typ, data, &m.ContainerRuntimeVersion)
 		case 7:
-			return protobuf.ReadString(typ, data, &m.KubeletVersion)
+			data, err = protobuf.ReadString(typ, data, &m.KubeletVersion)
 		case 8:
-			return protobuf.ReadString(typ, data, &m.KubeProxyVersion)
+			data, err = protobuf.ReadString(typ, data, &m.KubeProxyVersion)
 		case 9:
-			return protobuf.ReadString(typ, data, &m.OperatingSystem)
+			data, err = protobuf.ReadString(typ, data, &m.OperatingSystem)
 		case 10:
-			return protobuf.ReadString(typ, data, &m.Architecture)
+			data, err = protobuf.ReadString(typ, data, &m.Architecture)
 		case 11:
-			return protobuf.ReadMessagePtr(typ, data, &m.Swap)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Swap)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2344,15 +3323,26 @@ func (m *ObjectFieldSelector) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ObjectFieldSelector) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.APIVersion)
+			data, err = protobuf.ReadString(typ, data, &m.APIVersion)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.FieldPath)
+			data, err = protobuf.ReadString(typ, data, &m.FieldPath)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2369,25 +3359,36 @@ func (m *ObjectReference) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ObjectReference) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Kind)
+			data, err = protobuf.ReadString(typ, data, &m.Kind)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Namespace)
+			data, err = protobuf.ReadString(typ, data, &m.Namespace)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.UID)
+			data, err = protobuf.ReadString(typ, data, &m.UID)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.APIVersion)
+			data, err = protobuf.ReadString(typ, data, &m.APIVersion)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.ResourceVersion)
+			data, err = protobuf.ReadString(typ, data, &m.ResourceVersion)
 		case 7:
-			return protobuf.ReadString(typ, data, &m.FieldPath)
+			data, err = protobuf.ReadString(typ, data, &m.FieldPath)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2399,15 +3400,26 @@ func (m *PersistentVolumeClaimVolumeSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PersistentVolumeClaimVolumeSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.ClaimName)
+			data, err = protobuf.ReadString(typ, data, &m.ClaimName)
 		case 2:
-			return protobuf.ReadBool(typ, data, &m.ReadOnly)
+			data, err = protobuf.ReadBool(typ, data, &m.ReadOnly)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2420,17 +3432,28 @@ func (m *Pod) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Pod) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2442,15 +3465,26 @@ func (m *PodAffinity) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodAffinity) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.RequiredDuringSchedulingIgnoredDuringExecution)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.RequiredDuringSchedulingIgnoredDuringExecution)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.PreferredDuringSchedulingIgnoredDuringExecution)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.PreferredDuringSchedulingIgnoredDuringExecution)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2470,23 +3504,34 @@ func (m *PodAffinityTerm) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodAffinityTerm) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.LabelSelector)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.LabelSelector)
 		case 2:
-			return protobuf.ReadStrings(num, typ, data, &m.Namespaces)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Namespaces)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.TopologyKey)
+			data, err = protobuf.ReadString(typ, data, &m.TopologyKey)
 		case 4:
-			return protobuf.ReadMessagePtr(typ, data, &m.NamespaceSelector)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.NamespaceSelector)
 		case 5:
-			return protobuf.ReadStrings(num, typ, data, &m.MatchLabelKeys)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.MatchLabelKeys)
 		case 6:
-			return protobuf.ReadStrings(num, typ, data, &m.MismatchLabelKeys)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.MismatchLabelKeys)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2498,15 +3543,26 @@ func (m *PodAntiAffinity) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodAntiAffinity) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.RequiredDuringSchedulingIgnoredDuringExecution)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.RequiredDuringSchedulingIgnoredDuringExecution)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.PreferredDuringSchedulingIgnoredDuringExecution)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.PreferredDuringSchedulingIgnoredDuringExecution)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2523,25 +3579,36 @@ func (m *PodCertificateProjection) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodCertificateProjection) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.SignerName)
+			data, err = protobuf.ReadString(typ, data, &m.SignerName)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.KeyType)
+			data, err = protobuf.ReadString(typ, data, &m.KeyType)
 		case 3:
-			return protobuf.ReadIntPtr(typ, data, &m.MaxExpirationSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.MaxExpirationSeconds)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.CredentialBundlePath)
+			data, err = protobuf.ReadString(typ, data, &m.CredentialBundlePath)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.KeyPath)
+			data, err = protobuf.ReadString(typ, data, &m.KeyPath)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.CertificateChainPath)
+			data, err = protobuf.ReadString(typ, data, &m.CertificateChainPath)
 		case 7:
-			return protobuf.ReadStringMap(num, typ, data, &m.UserAnnotations)
+			data, err = protobuf.ReadStringMap(num, typ, data, &m.UserAnnotations)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2558,25 +3625,36 @@ func (m *PodCondition) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodCondition) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Status)
+			data, err = protobuf.ReadString(typ, data, &m.Status)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.LastProbeTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastProbeTime)
 		case 4:
-			return protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
+			data, err = protobuf.ReadMessage(typ, data, &m.LastTransitionTime)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
 		case 7:
-			return protobuf.ReadInt(typ, data, &m.ObservedGeneration)
+			data, err = protobuf.ReadInt(typ, data, &m.ObservedGeneration)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2589,17 +3667,28 @@ func (m *PodDNSConfig) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodDNSConfig) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStrings(num, typ, data, &m.Nameservers)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Nameservers)
 		case 2:
-			return protobuf.ReadStrings(num, typ, data, &m.Searches)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Searches)
 		case 3:
-			return protobuf.ReadMessages(num, typ, data, &m.Options)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Options)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2611,15 +3700,26 @@ func (m *PodDNSConfigOption) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodDNSConfigOption) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadStringPtr(typ, data, &m.Value)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.Value)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2631,15 +3731,26 @@ func (m *PodExtendedResourceClaimStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodExtendedResourceClaimStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.RequestMappings)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.RequestMappings)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.ResourceClaimName)
+			data, err = protobuf.ReadString(typ, data, &m.ResourceClaimName)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2650,13 +3761,24 @@ func (m *PodIP) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodIP) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.IP)
+			data, err = protobuf.ReadString(typ, data, &m.IP)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2668,15 +3790,26 @@ func (m *PodList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2687,13 +3820,24 @@ func (m *PodOS) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodOS) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2704,13 +3848,24 @@ func (m *PodReadinessGate) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodReadinessGate) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.ConditionType)
+			data, err = protobuf.ReadString(typ, data, &m.ConditionType)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2723,17 +3878,28 @@ func (m *PodResourceClaim) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodResourceClaim) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 3:
-			return protobuf.ReadStringPtr(typ, data, &m.ResourceClaimName)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.ResourceClaimName)
 		case 4:
-			return protobuf.ReadStringPtr(typ, data, &m.ResourceClaimTemplateName)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.ResourceClaimTemplateName)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2745,15 +3911,26 @@ func (m *PodResourceClaimStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodResourceClaimStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadStringPtr(typ, data, &m.ResourceClaimName)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.ResourceClaimName)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2764,13 +3941,24 @@ func (m *PodSchedulingGate) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodSchedulingGate) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2801,37 +3989,48 @@ func (m *PodSecurityContext) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodSecurityContext) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.SELinuxOptions)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.SELinuxOptions)
 		case 2:
-			return protobuf.ReadIntPtr(typ, data, &m.RunAsUser)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.RunAsUser)
 		case 3:
-			return protobuf.ReadBoolPtr(typ, data, &m.RunAsNonRoot)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.RunAsNonRoot)
 		case 4:
-			return protobuf.ReadInts(typ, data, &m.SupplementalGroups)
+			data, err = protobuf.ReadInts(typ, data, &m.SupplementalGroups)
 		case 5:
-			return protobuf.ReadIntPtr(typ, data, &m.FSGroup)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.FSGroup)
 		case 6:
-			return protobuf.ReadIntPtr(typ, data, &m.RunAsGroup)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.RunAsGroup)
 		case 7:
-			return protobuf.ReadMessages(num, typ, data, &m.Sysctls)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Sysctls)
 		case 8:
-			return protobuf.ReadMessagePtr(typ, data, &m.WindowsOptions)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.WindowsOptions)
 		case 9:
-			return protobuf.ReadStringPtr(typ, data, &m.FSGroupChangePolicy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.FSGroupChangePolicy)
 		case 10:
-			return protobuf.ReadMessagePtr(typ, data, &m.SeccompProfile)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.SeccompProfile)
 		case 11:
-			return protobuf.ReadMessagePtr(typ, data, &m.AppArmorProfile)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.AppArmorProfile)
 		case 12:
-			return protobuf.ReadStringPtr(typ, data, &m.SupplementalGroupsPolicy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.SupplementalGroupsPolicy)
 		case 13:
-			return protobuf.ReadStringPtr(typ, data, &m.SELinuxChangePolicy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.SELinuxChangePolicy)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -2895,95 +4094,106 @@ func (m *PodSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.Volumes)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Volumes)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Containers)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Containers)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.RestartPolicy)
+			data, err = protobuf.ReadString(typ, data, &m.RestartPolicy)
 		case 4:
-			return protobuf.ReadIntPtr(typ, data, &m.TerminationGracePeriodSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.TerminationGracePeriodSeconds)
 		case 5:
-			return protobuf.ReadIntPtr(typ, data, &m.ActiveDeadlineSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.ActiveDeadlineSeconds)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.DNSPolicy)
+			data, err = protobuf.ReadString(typ, data, &m.DNSPolicy)
 		case 7:
-			return protobuf.ReadStringMap(num, typ, data, &m.NodeSelector)
+			data, err = protobuf.ReadStringMap(num, typ, data, &m.NodeSelector)
 		case 8:
-			return protobuf.ReadString(typ, data, &m.ServiceAccountName)
+			data, err = protobuf.ReadString(typ, data, &m.ServiceAccountName)
 		case 9:
-			return protobuf.ReadString(typ, data, &m.DeprecatedServiceAccount)
+			data, err = protobuf.ReadString(typ, data, &m.DeprecatedServiceAccount)
 		case 10:
-			return protobuf.ReadString(typ, data, &m.NodeName)
+			data, err = protobuf.ReadString(typ, data, &m.NodeName)
 		case 11:
-			return protobuf.ReadBool(typ, data, &m.HostNetwork)
+			data, err = protobuf.ReadBool(typ, data, &m.HostNetwork)
 		case 12:
-			return protobuf.ReadBool(typ, data, &m.HostPID)
+			data, err = protobuf.ReadBool(typ, data, &m.HostPID)
 		case 13:
-			return protobuf.ReadBool(typ, data, &m.HostIPC)
+			data, err = protobuf.ReadBool(typ, data, &m.HostIPC)
 		case 14:
-			return protobuf.ReadMessagePtr(typ, data, &m.SecurityContext)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.SecurityContext)
 		case 15:
-			return protobuf.ReadMessages(num, typ, data, &m.ImagePullSecrets)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.ImagePullSecrets)
 		case 16:
-			return protobuf.ReadString(typ, data, &m.Hostname)
+			data, err = protobuf.ReadString(typ, data, &m.Hostname)
 		case 17:
-			return protobuf.ReadString(typ, data, &m.Subdomain)
+			data, err = protobuf.ReadString(typ, data, &m.Subdomain)
 		case 18:
-			return protobuf.ReadMessagePtr(typ, data, &m.Affinity)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Affinity)
 		case 19:
-			return protobuf.ReadString(typ, data, &m.SchedulerName)
+			data, err = protobuf.ReadString(typ, data, &m.SchedulerName)
 		case 20:
-			return protobuf.ReadMessages(num, typ, data, &m.InitContainers)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.InitContainers)
 		case 21:
-			return protobuf.ReadBoolPtr(typ, data, &m.AutomountServiceAccountToken)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.AutomountServiceAccountToken)
 		case 22:
-			return protobuf.ReadMessages(num, typ, data, &m.Tolerations)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Tolerations)
 		case 23:
-			return protobuf.ReadMessages(num, typ, data, &m.HostAliases)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.HostAliases)
 		case 24:
-			return protobuf.ReadString(typ, data, &m.PriorityClassName)
+			data, err = protobuf.ReadString(typ, data, &m.PriorityClassName)
 		case 25:
-			return protobuf.ReadIntPtr(typ, data, &m.Priority)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.Priority)
 		case 26:
-			return protobuf.ReadMessagePtr(typ, data, &m.DNSConfig)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.DNSConfig)
 		case 27:
-			return protobuf.ReadBoolPtr(typ, data, &m.ShareProcessNamespace)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.ShareProcessNamespace)
 		case 28:
-			return protobuf.ReadMessages(num, typ, data, &m.ReadinessGates)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.ReadinessGates)
 		case 29:
-			return protobuf.ReadStringPtr(typ, data, &m.RuntimeClassName)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.RuntimeClassName)
 		case 30:
-			return protobuf.ReadBoolPtr(typ, data, &m.EnableServiceLinks)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.EnableServiceLinks)
 		case 31:
-			return protobuf.ReadStringPtr(typ, data, &m.PreemptionPolicy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.PreemptionPolicy)
 		case 32:
-			return protobuf.ReadMessageMap(num, typ, data, &m.Overhead)
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Overhead)
 		case 33:
-			return protobuf.ReadMessages(num, typ, data, &m.TopologySpreadConstraints)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.TopologySpreadConstraints)
 		case 34:
-			return protobuf.ReadMessages(num, typ, data, &m.EphemeralContainers)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.EphemeralContainers)
 		case 35:
-			return protobuf.ReadBoolPtr(typ, data, &m.SetHostnameAsFQDN)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.SetHostnameAsFQDN)
 		case 36:
-			return protobuf.ReadMessagePtr(typ, data, &m.OS)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.OS)
 		case 37:
-			return protobuf.ReadBoolPtr(typ, data, &m.HostUsers)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.HostUsers)
 		case 38:
-			return protobuf.ReadMessages(num, typ, data, &m.SchedulingGates)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.SchedulingGates)
 		case 39:
-			return protobuf.ReadMessages(num, typ, data, &m.ResourceClaims)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.ResourceClaims)
 		case 40:
-			return protobuf.ReadMessagePtr(typ, data, &m.Resources)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Resources)
 		case 41:
-			return protobuf.ReadStringPtr(typ, data, &m.HostnameOverride)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.HostnameOverride)
 		case 42:
-			return protobuf.ReadMessagePtr(typ, data, &m.WorkloadRef)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.WorkloadRef)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3019,51 +4229,62 @@ func (m *PodStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Phase)
+			data, err = protobuf.ReadString(typ, data, &m.Phase)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Conditions)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Message)
+			data, err = protobuf.ReadString(typ, data, &m.Message)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Reason)
+			data, err = protobuf.ReadString(typ, data, &m.Reason)
 		case 5:
-			return protobuf.ReadString(typ, data, &m.HostIP)
+			data, err = protobuf.ReadString(typ, data, &m.HostIP)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.PodIP)
+			data, err = protobuf.ReadString(typ, data, &m.PodIP)
 		case 7:
-			return protobuf.ReadMessagePtr(typ, data, &m.StartTime)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.StartTime)
 		case 8:
-			return protobuf.ReadMessages(num, typ, data, &m.ContainerStatuses)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.ContainerStatuses)
 		case 9:
-			return protobuf.ReadString(typ, data, &m.QOSClass)
+			data, err = protobuf.ReadString(typ, data, &m.QOSClass)
 		case 10:
-			return protobuf.ReadMessages(num, typ, data, &m.InitContainerStatuses)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.InitContainerStatuses)
 		case 11:
-			return protobuf.ReadString(typ, data, &m.NominatedNodeName)
+			data, err = protobuf.ReadString(typ, data, &m.NominatedNodeName)
 		case 12:
-			return protobuf.ReadMessages(num, typ, data, &m.PodIPs)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.PodIPs)
 		case 13:
-			return protobuf.ReadMessages(num, typ, data, &m.EphemeralContainerStatuses)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.EphemeralContainerStatuses)
 		case 14:
-			return protobuf.ReadString(typ, data, &m.Resize)
+			data, err = protobuf.ReadString(typ, data, &m.Resize)
 		case 15:
-			return protobuf.ReadMessages(num, typ, data, &m.ResourceClaimStatuses)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.ResourceClaimStatuses)
 		case 16:
-			return protobuf.ReadMessages(num, typ, data, &m.HostIPs)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.HostIPs)
 		case 17:
-			return protobuf.ReadInt(typ, data, &m.ObservedGeneration)
+			data, err = protobuf.ReadInt(typ, data, &m.ObservedGeneration)
 		case 18:
-			return protobuf.ReadMessagePtr(typ, data, &m.ExtendedResourceClaimStatus)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ExtendedResourceClaimStatus)
 		case 19:
-			return protobuf.ReadMessageMap(num, typ, data, &m.AllocatedResources)
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.AllocatedResources)
 		case 20:
-			return protobuf.ReadMessagePtr(typ, data, &m.Resources)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Resources)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3075,15 +4296,26 @@ func (m *PodTemplate) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodTemplate) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Template)
+			data, err = protobuf.ReadMessage(typ, data, &m.Template)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3095,15 +4327,26 @@ func (m *PodTemplateList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodTemplateList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3115,15 +4358,26 @@ func (m *PodTemplateSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PodTemplateSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3136,17 +4390,28 @@ func (m *PortStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PortStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.Port)
+			data, err = protobuf.ReadInt(typ, data, &m.Port)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Protocol)
+			data, err = protobuf.ReadString(typ, data, &m.Protocol)
 		case 3:
-			return protobuf.ReadStringPtr(typ, data, &m.Error)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.Error)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3158,15 +4423,26 @@ func (m *PreferredSchedulingTerm) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *PreferredSchedulingTerm) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.Weight)
+			data, err = protobuf.ReadInt(typ, data, &m.Weight)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Preference)
+			data, err = protobuf.ReadMessage(typ, data, &m.Preference)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3183,25 +4459,36 @@ func (m *Probe) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Probe) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ProbeHandler)
+			data, err = protobuf.ReadMessage(typ, data, &m.ProbeHandler)
 		case 2:
-			return protobuf.ReadInt(typ, data, &m.InitialDelaySeconds)
+			data, err = protobuf.ReadInt(typ, data, &m.InitialDelaySeconds)
 		case 3:
-			return protobuf.ReadInt(typ, data, &m.TimeoutSeconds)
+			data, err = protobuf.ReadInt(typ, data, &m.TimeoutSeconds)
 		case 4:
-			return protobuf.ReadInt(typ, data, &m.PeriodSeconds)
+			data, err = protobuf.ReadInt(typ, data, &m.PeriodSeconds)
 		case 5:
-			return protobuf.ReadInt(typ, data, &m.SuccessThreshold)
+			data, err = protobuf.ReadInt(typ, data, &m.SuccessThreshold)
 		case 6:
-			return protobuf.ReadInt(typ, data, &m.FailureThreshold)
+			data, err = protobuf.ReadInt(typ, data, &m.FailureThreshold)
 		case 7:
-			return protobuf.ReadIntPtr(typ, data, &m.TerminationGracePeriodSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.TerminationGracePeriodSeconds)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3223,19 +4510,30 @@ func (m *ProbeHandler) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ProbeHandler) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.Exec)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Exec)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.HTTPGet)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.HTTPGet)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.TCPSocket)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.TCPSocket)
 		case 4:
-			return protobuf.ReadMessagePtr(typ, data, &m.GRPC)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.GRPC)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3247,15 +4545,26 @@ func (m *ProjectedVolumeSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ProjectedVolumeSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.Sources)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Sources)
 		case 2:
-			return protobuf.ReadIntPtr(typ, data, &m.DefaultMode)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.DefaultMode)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3267,15 +4576,26 @@ func (m *ResourceClaim) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ResourceClaim) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Request)
+			data, err = protobuf.ReadString(typ, data, &m.Request)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3288,17 +4608,28 @@ func (m *ResourceFieldSelector) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ResourceFieldSelector) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.ContainerName)
+			data, err = protobuf.ReadString(typ, data, &m.ContainerName)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Resource)
+			data, err = protobuf.ReadString(typ, data, &m.Resource)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Divisor)
+			data, err = protobuf.ReadMessage(typ, data, &m.Divisor)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3310,15 +4641,26 @@ func (m *ResourceHealth) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ResourceHealth) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.ResourceID)
+			data, err = protobuf.ReadString(typ, data, &m.ResourceID)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Health)
+			data, err = protobuf.ReadString(typ, data, &m.Health)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3331,17 +4673,28 @@ func (m *ResourceRequirements) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ResourceRequirements) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessageMap(num, typ, data, &m.Limits)
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Limits)
 		case 2:
-			return protobuf.ReadMessageMap(num, typ, data, &m.Requests)
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Requests)
 		case 3:
-			return protobuf.ReadMessages(num, typ, data, &m.Claims)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Claims)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3353,15 +4706,26 @@ func (m *ResourceStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ResourceStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Resources)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Resources)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3375,19 +4739,30 @@ func (m *SELinuxOptions) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SELinuxOptions) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.User)
+			data, err = protobuf.ReadString(typ, data, &m.User)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Role)
+			data, err = protobuf.ReadString(typ, data, &m.Role)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Level)
+			data, err = protobuf.ReadString(typ, data, &m.Level)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3399,15 +4774,26 @@ func (m *SeccompProfile) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SeccompProfile) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 2:
-			return protobuf.ReadStringPtr(typ, data, &m.LocalhostProfile)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.LocalhostProfile)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3422,21 +4808,32 @@ func (m *Secret) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Secret) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadBytesMap(num, typ, data, &m.Data)
+			data, err = protobuf.ReadBytesMap(num, typ, data, &m.Data)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 4:
-			return protobuf.ReadStringMap(num, typ, data, &m.StringData)
+			data, err = protobuf.ReadStringMap(num, typ, data, &m.StringData)
 		case 5:
-			return protobuf.ReadBoolPtr(typ, data, &m.Immutable)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Immutable)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3448,15 +4845,26 @@ func (m *SecretEnvSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SecretEnvSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
+			data, err = protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
 		case 2:
-			return protobuf.ReadBoolPtr(typ, data, &m.Optional)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Optional)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3469,17 +4877,28 @@ func (m *SecretKeySelector) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SecretKeySelector) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
+			data, err = protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Key)
+			data, err = protobuf.ReadString(typ, data, &m.Key)
 		case 3:
-			return protobuf.ReadBoolPtr(typ, data, &m.Optional)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Optional)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3491,15 +4910,26 @@ func (m *SecretList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SecretList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3512,17 +4942,28 @@ func (m *SecretProjection) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SecretProjection) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
+			data, err = protobuf.ReadMessage(typ, data, &m.LocalObjectReference)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
 		case 4:
-			return protobuf.ReadBoolPtr(typ, data, &m.Optional)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Optional)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3534,15 +4975,26 @@ func (m *SecretReference) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SecretReference) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Namespace)
+			data, err = protobuf.ReadString(typ, data, &m.Namespace)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3556,19 +5008,30 @@ func (m *SecretVolumeSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SecretVolumeSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.SecretName)
+			data, err = protobuf.ReadString(typ, data, &m.SecretName)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
 		case 3:
-			return protobuf.ReadIntPtr(typ, data, &m.DefaultMode)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.DefaultMode)
 		case 4:
-			return protobuf.ReadBoolPtr(typ, data, &m.Optional)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Optional)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3600,35 +5063,46 @@ func (m *SecurityContext) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SecurityContext) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.Capabilities)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Capabilities)
 		case 2:
-			return protobuf.ReadBoolPtr(typ, data, &m.Privileged)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Privileged)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.SELinuxOptions)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.SELinuxOptions)
 		case 4:
-			return protobuf.ReadIntPtr(typ, data, &m.RunAsUser)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.RunAsUser)
 		case 5:
-			return protobuf.ReadBoolPtr(typ, data, &m.RunAsNonRoot)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.RunAsNonRoot)
 		case 6:
-			return protobuf.ReadBoolPtr(typ, data, &m.ReadOnlyRootFilesystem)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.ReadOnlyRootFilesystem)
 		case 7:
-			return protobuf.ReadBoolPtr(typ, data, &m.AllowPrivilegeEscalation)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.AllowPrivilegeEscalation)
 		case 8:
-			return protobuf.ReadIntPtr(typ, data, &m.RunAsGroup)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.RunAsGroup)
 		case 9:
-			return protobuf.ReadStringPtr(typ, data, &m.ProcMount)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.ProcMount)
 		case 10:
-			return protobuf.ReadMessagePtr(typ, data, &m.WindowsOptions)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.WindowsOptions)
 		case 11:
-			return protobuf.ReadMessagePtr(typ, data, &m.SeccompProfile)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.SeccompProfile)
 		case 12:
-			return protobuf.ReadMessagePtr(typ, data, &m.AppArmorProfile)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.AppArmorProfile)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3641,17 +5115,28 @@ func (m *Service) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Service) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.Spec)
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
 		case 3:
-			return protobuf.ReadMessage(typ, data, &m.Status)
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3665,19 +5150,30 @@ func (m *ServiceAccount) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ServiceAccount) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Secrets)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Secrets)
 		case 3:
-			return protobuf.ReadMessages(num, typ, data, &m.ImagePullSecrets)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.ImagePullSecrets)
 		case 4:
-			return protobuf.ReadBoolPtr(typ, data, &m.AutomountServiceAccountToken)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.AutomountServiceAccountToken)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3689,15 +5185,26 @@ func (m *ServiceAccountList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ServiceAccountList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3710,17 +5217,28 @@ func (m *ServiceAccountTokenProjection) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ServiceAccountTokenProjection) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Audience)
+			data, err = protobuf.ReadString(typ, data, &m.Audience)
 		case 2:
-			return protobuf.ReadIntPtr(typ, data, &m.ExpirationSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.ExpirationSeconds)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Path)
+			data, err = protobuf.ReadString(typ, data, &m.Path)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3732,15 +5250,26 @@ func (m *ServiceList) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ServiceList) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.ListMeta)
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Items)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3756,23 +5285,34 @@ func (m *ServicePort) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ServicePort) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Protocol)
+			data, err = protobuf.ReadString(typ, data, &m.Protocol)
 		case 3:
-			return protobuf.ReadInt(typ, data, &m.Port)
+			data, err = protobuf.ReadInt(typ, data, &m.Port)
 		case 4:
-			return protobuf.ReadMessage(typ, data, &m.TargetPort)
+			data, err = protobuf.ReadMessage(typ, data, &m.TargetPort)
 		case 5:
-			return protobuf.ReadInt(typ, data, &m.NodePort)
+			data, err = protobuf.ReadInt(typ, data, &m.NodePort)
 		case 6:
-			return protobuf.ReadStringPtr(typ, data, &m.AppProtocol)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.AppProtocol)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3804,51 +5344,62 @@ func (m *ServiceSpec) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ServiceSpec) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.Ports)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Ports)
 		case 2:
-			return protobuf.ReadStringMap(num, typ, data, &m.Selector)
+			data, err = protobuf.ReadStringMap(num, typ, data, &m.Selector)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.ClusterIP)
+			data, err = protobuf.ReadString(typ, data, &m.ClusterIP)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Type)
+			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 5:
-			return protobuf.ReadStrings(num, typ, data, &m.ExternalIPs)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.ExternalIPs)
 		case 7:
-			return protobuf.ReadString(typ, data, &m.SessionAffinity)
+			data, err = protobuf.ReadString(typ, data, &m.SessionAffinity)
 		case 8:
-			return protobuf.ReadString(typ, data, &m.LoadBalancerIP)
+			data, err = protobuf.ReadString(typ, data, &m.LoadBalancerIP)
 		case 9:
-			return protobuf.ReadStrings(num, typ, data, &m.LoadBalancerSourceRanges)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.LoadBalancerSourceRanges)
 		case 10:
-			return protobuf.ReadString(typ, data, &m.ExternalName)
+			data, err = protobuf.ReadString(typ, data, &m.ExternalName)
 		case 11:
-			return protobuf.ReadString(typ, data, &m.ExternalTrafficPolicy)
+			data, err = protobuf.ReadString(typ, data, &m.ExternalTrafficPolicy)
 		case 12:
-			return protobuf.ReadInt(typ, data, &m.HealthCheckNodePort)
+			data, err = protobuf.ReadInt(typ, data, &m.HealthCheckNodePort)
 		case 13:
-			return protobuf.ReadBool(typ, data, &m.PublishNotReadyAddresses)
+			data, err = protobuf.ReadBool(typ, data, &m.PublishNotReadyAddresses)
 		case 14:
-			return protobuf.ReadMessagePtr(typ, data, &m.SessionAffinityConfig)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.SessionAffinityConfig)
 		case 17:
-			return protobuf.ReadStringPtr(typ, data, &m.IPFamilyPolicy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.IPFamilyPolicy)
 		case 18:
-			return protobuf.ReadStrings(num, typ, data, &m.ClusterIPs)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.ClusterIPs)
 		case 19:
-			return protobuf.ReadStrings(num, typ, data, &m.IPFamilies)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.IPFamilies)
 		case 20:
-			return protobuf.ReadBoolPtr(typ, data, &m.AllocateLoadBalancerNodePorts)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.AllocateLoadBalancerNodePorts)
 		case 21:
-			return protobuf.ReadStringPtr(typ, data, &m.LoadBalancerClass)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.LoadBalancerClass)
 		case 22:
-			return protobuf.ReadStringPtr(typ, data, &m.InternalTrafficPolicy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.InternalTrafficPolicy)
 		case 23:
-			return protobuf.ReadStringPtr(typ, data, &m.TrafficDistribution)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.TrafficDistribution)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3860,15 +5411,26 @@ func (m *ServiceStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *ServiceStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.LoadBalancer)
+			data, err = protobuf.ReadMessage(typ, data, &m.LoadBalancer)
 		case 2:
-			return protobuf.ReadMessages(num, typ, data, &m.Conditions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Conditions)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3881,13 +5443,24 @@ func (m *SessionAffinityConfig) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SessionAffinityConfig) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.ClientIP)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ClientIP)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3898,13 +5471,24 @@ func (m *SleepAction) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *SleepAction) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.Seconds)
+			data, err = protobuf.ReadInt(typ, data, &m.Seconds)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3916,15 +5500,26 @@ func (m *Sysctl) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Sysctl) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Value)
+			data, err = protobuf.ReadString(typ, data, &m.Value)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3936,15 +5531,26 @@ func (m *TCPSocketAction) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *TCPSocketAction) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessage(typ, data, &m.Port)
+			data, err = protobuf.ReadMessage(typ, data, &m.Port)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Host)
+			data, err = protobuf.ReadString(typ, data, &m.Host)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3960,19 +5566,30 @@ func (m *Taint) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Taint) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Key)
+			data, err = protobuf.ReadString(typ, data, &m.Key)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Value)
+			data, err = protobuf.ReadString(typ, data, &m.Value)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Effect)
+			data, err = protobuf.ReadString(typ, data, &m.Effect)
 		case 4:
-			return protobuf.ReadMessagePtr(typ, data, &m.TimeAdded)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.TimeAdded)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -3987,21 +5604,32 @@ func (m *Toleration) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Toleration) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Key)
+			data, err = protobuf.ReadString(typ, data, &m.Key)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Operator)
+			data, err = protobuf.ReadString(typ, data, &m.Operator)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Value)
+			data, err = protobuf.ReadString(typ, data, &m.Value)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.Effect)
+			data, err = protobuf.ReadString(typ, data, &m.Effect)
 		case 5:
-			return protobuf.ReadIntPtr(typ, data, &m.TolerationSeconds)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.TolerationSeconds)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4013,15 +5641,26 @@ func (m *TopologySelectorLabelRequirement) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *TopologySelectorLabelRequirement) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Key)
+			data, err = protobuf.ReadString(typ, data, &m.Key)
 		case 2:
-			return protobuf.ReadStrings(num, typ, data, &m.Values)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Values)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4032,13 +5671,24 @@ func (m *TopologySelectorTerm) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *TopologySelectorTerm) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessages(num, typ, data, &m.MatchLabelExpressions)
+			data, err = protobuf.ReadMessages(num, typ, data, &m.MatchLabelExpressions)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4058,27 +5708,38 @@ func (m *TopologySpreadConstraint) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *TopologySpreadConstraint) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.MaxSkew)
+			data, err = protobuf.ReadInt(typ, data, &m.MaxSkew)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.TopologyKey)
+			data, err = protobuf.ReadString(typ, data, &m.TopologyKey)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.WhenUnsatisfiable)
+			data, err = protobuf.ReadString(typ, data, &m.WhenUnsatisfiable)
 		case 4:
-			return protobuf.ReadMessagePtr(typ, data, &m.LabelSelector)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.LabelSelector)
 		case 5:
-			return protobuf.ReadIntPtr(typ, data, &m.MinDomains)
+			data, err = protobuf.ReadIntPtr(typ, data, &m.MinDomains)
 		case 6:
-			return protobuf.ReadStringPtr(typ, data, &m.NodeAffinityPolicy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.NodeAffinityPolicy)
 		case 7:
-			return protobuf.ReadStringPtr(typ, data, &m.NodeTaintsPolicy)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.NodeTaintsPolicy)
 		case 8:
-			return protobuf.ReadStrings(num, typ, data, &m.MatchLabelKeys)
+			data, err = protobuf.ReadStrings(num, typ, data, &m.MatchLabelKeys)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4091,17 +5752,28 @@ func (m *TypedLocalObjectReference) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *TypedLocalObjectReference) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStringPtr(typ, data, &m.APIGroup)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.APIGroup)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Kind)
+			data, err = protobuf.ReadString(typ, data, &m.Kind)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4115,19 +5787,30 @@ func (m *TypedObjectReference) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *TypedObjectReference) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStringPtr(typ, data, &m.APIGroup)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.APIGroup)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.Kind)
+			data, err = protobuf.ReadString(typ, data, &m.Kind)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 4:
-			return protobuf.ReadStringPtr(typ, data, &m.Namespace)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.Namespace)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4139,15 +5822,26 @@ func (m *Volume) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *Volume) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.VolumeSource)
+			data, err = protobuf.ReadMessage(typ, data, &m.VolumeSource)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4159,15 +5853,26 @@ func (m *VolumeDevice) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *VolumeDevice) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.DevicePath)
+			data, err = protobuf.ReadString(typ, data, &m.DevicePath)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4184,25 +5889,36 @@ func (m *VolumeMount) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *VolumeMount) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadBool(typ, data, &m.ReadOnly)
+			data, err = protobuf.ReadBool(typ, data, &m.ReadOnly)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.MountPath)
+			data, err = protobuf.ReadString(typ, data, &m.MountPath)
 		case 4:
-			return protobuf.ReadString(typ, data, &m.SubPath)
+			data, err = protobuf.ReadString(typ, data, &m.SubPath)
 		case 5:
-			return protobuf.ReadStringPtr(typ, data, &m.MountPropagation)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.MountPropagation)
 		case 6:
-			return protobuf.ReadString(typ, data, &m.SubPathExpr)
+			data, err = protobuf.ReadString(typ, data, &m.SubPathExpr)
 		case 7:
-			return protobuf.ReadStringPtr(typ, data, &m.RecursiveReadOnly)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.RecursiveReadOnly)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4217,21 +5933,32 @@ func (m *VolumeMountStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *VolumeMountStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.MountPath)
+			data, err = protobuf.ReadString(typ, data, &m.MountPath)
 		case 3:
-			return protobuf.ReadBool(typ, data, &m.ReadOnly)
+			data, err = protobuf.ReadBool(typ, data, &m.ReadOnly)
 		case 4:
-			return protobuf.ReadStringPtr(typ, data, &m.RecursiveReadOnly)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.RecursiveReadOnly)
 		case 5:
-			return protobuf.ReadMessage(typ, data, &m.VolumeStatus)
+			data, err = protobuf.ReadMessage(typ, data, &m.VolumeStatus)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4259,23 +5986,34 @@ func (m *VolumeProjection) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *VolumeProjection) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.Secret)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Secret)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.DownwardAPI)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.DownwardAPI)
 		case 3:
-			return protobuf.ReadMessagePtr(typ, data, &m.ConfigMap)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ConfigMap)
 		case 4:
-			return protobuf.ReadMessagePtr(typ, data, &m.ServiceAccountToken)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ServiceAccountToken)
 		case 5:
-			return protobuf.ReadMessagePtr(typ, data, &m.ClusterTrustBundle)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ClusterTrustBundle)
 		case 6:
-			return protobuf.ReadMessagePtr(typ, data, &m.PodCertificate)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.PodCertificate)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4315,31 +6053,42 @@ func (m *VolumeSource) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *VolumeSource) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.HostPath)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.HostPath)
 		case 2:
-			return protobuf.ReadMessagePtr(typ, data, &m.EmptyDir)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.EmptyDir)
 		case 6:
-			return protobuf.ReadMessagePtr(typ, data, &m.Secret)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Secret)
 		case 7:
-			return protobuf.ReadMessagePtr(typ, data, &m.NFS)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.NFS)
 		case 10:
-			return protobuf.ReadMessagePtr(typ, data, &m.PersistentVolumeClaim)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.PersistentVolumeClaim)
 		case 16:
-			return protobuf.ReadMessagePtr(typ, data, &m.DownwardAPI)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.DownwardAPI)
 		case 19:
-			return protobuf.ReadMessagePtr(typ, data, &m.ConfigMap)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ConfigMap)
 		case 26:
-			return protobuf.ReadMessagePtr(typ, data, &m.Projected)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Projected)
 		case 28:
-			return protobuf.ReadMessagePtr(typ, data, &m.CSI)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.CSI)
 		case 30:
-			return protobuf.ReadMessagePtr(typ, data, &m.Image)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Image)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4352,13 +6101,24 @@ func (m *VolumeStatus) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *VolumeStatus) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadMessagePtr(typ, data, &m.Image)
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.Image)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4370,15 +6130,26 @@ func (m *WeightedPodAffinityTerm) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *WeightedPodAffinityTerm) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadInt(typ, data, &m.Weight)
+			data, err = protobuf.ReadInt(typ, data, &m.Weight)
 		case 2:
-			return protobuf.ReadMessage(typ, data, &m.PodAffinityTerm)
+			data, err = protobuf.ReadMessage(typ, data, &m.PodAffinityTerm)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4392,19 +6163,30 @@ func (m *WindowsSecurityContextOptions) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *WindowsSecurityContextOptions) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadStringPtr(typ, data, &m.GMSACredentialSpecName)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.GMSACredentialSpecName)
 		case 2:
-			return protobuf.ReadStringPtr(typ, data, &m.GMSACredentialSpec)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.GMSACredentialSpec)
 		case 3:
-			return protobuf.ReadStringPtr(typ, data, &m.RunAsUserName)
+			data, err = protobuf.ReadStringPtr(typ, data, &m.RunAsUserName)
 		case 4:
-			return protobuf.ReadBoolPtr(typ, data, &m.HostProcess)
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.HostProcess)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
@@ -4417,15 +6199,26 @@ func (m *WorkloadReference) MarshalProto(b []byte) []byte {
 
 // UnmarshalProto decodes the protobuf encoding data into m.
 func (m *WorkloadReference) UnmarshalProto(data []byte) error {
-	return protobuf.DecodeFields(data, func(num protobuf.Number, typ protobuf.Type, data []byte) ([]byte, error) {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
 		switch num {
 		case 1:
-			return protobuf.ReadString(typ, data, &m.Name)
+			data, err = protobuf.ReadString(typ, data, &m.Name)
 		case 2:
-			return protobuf.ReadString(typ, data, &m.PodGroup)
+			data, err = protobuf.ReadString(typ, data, &m.PodGroup)
 		case 3:
-			return protobuf.ReadString(typ, data, &m.PodGroupReplicaKey)
+			data, err = protobuf.ReadString(typ, data, &m.PodGroupReplicaKey)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
 		}
-		return protobuf.Skip(num, typ, data)
-	})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
