@@ -172,12 +172,12 @@ func TestFit(t *testing.T) {
 		{"tolerated NoSchedule", makeDS(tolerate("dedicated")), node("n", taint("dedicated", corev1.TaintEffectNoSchedule)), fit{true, true}},
 		{"untolerated NoExecute", makeDS(), node("n", taint("dedicated", corev1.TaintEffectNoExecute)), fit{}},
 		{"PreferNoSchedule is ignored", makeDS(), node("n", taint("dedicated", corev1.TaintEffectPreferNoSchedule)), fit{true, true}},
-		{"default: not ready", makeDS(), node("n", taint(TaintNodeNotReady, corev1.TaintEffectNoExecute)), fit{true, true}},
-		{"default: unreachable", makeDS(), node("n", taint(TaintNodeUnreachable, corev1.TaintEffectNoExecute)), fit{true, true}},
-		{"default: unschedulable", makeDS(), node("n", taint(TaintNodeUnschedulable, corev1.TaintEffectNoSchedule)), fit{true, true}},
-		{"default: memory pressure", makeDS(), node("n", taint(TaintNodeMemoryPressure, corev1.TaintEffectNoSchedule)), fit{true, true}},
-		{"network unavailable without hostNetwork", makeDS(), node("n", taint(TaintNodeNetworkUnavailable, corev1.TaintEffectNoSchedule)), fit{false, true}},
-		{"network unavailable with hostNetwork", makeDS(hostNetwork), node("n", taint(TaintNodeNetworkUnavailable, corev1.TaintEffectNoSchedule)), fit{true, true}},
+		{"default: not ready", makeDS(), node("n", taint(corev1.TaintNodeNotReady, corev1.TaintEffectNoExecute)), fit{true, true}},
+		{"default: unreachable", makeDS(), node("n", taint(corev1.TaintNodeUnreachable, corev1.TaintEffectNoExecute)), fit{true, true}},
+		{"default: unschedulable", makeDS(), node("n", taint(corev1.TaintNodeUnschedulable, corev1.TaintEffectNoSchedule)), fit{true, true}},
+		{"default: memory pressure", makeDS(), node("n", taint(corev1.TaintNodeMemoryPressure, corev1.TaintEffectNoSchedule)), fit{true, true}},
+		{"network unavailable without hostNetwork", makeDS(), node("n", taint(corev1.TaintNodeNetworkUnavailable, corev1.TaintEffectNoSchedule)), fit{false, true}},
+		{"network unavailable with hostNetwork", makeDS(hostNetwork), node("n", taint(corev1.TaintNodeNetworkUnavailable, corev1.TaintEffectNoSchedule)), fit{true, true}},
 		{"template nodeName elsewhere", makeDS(func(ds *appsv1.DaemonSet) { ds.Spec.Template.Spec.NodeName = "m" }), node("n"), fit{}},
 		{"required affinity", makeDS(func(ds *appsv1.DaemonSet) {
 			ds.Spec.Template.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
@@ -196,7 +196,7 @@ func TestFit(t *testing.T) {
 
 func TestPodPlacement(t *testing.T) {
 	p := &corev1.Pod{Spec: corev1.PodSpec{HostNetwork: true, Tolerations: []corev1.Toleration{
-		{Key: TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute},
+		{Key: corev1.TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute},
 	}}}
 	withDefaultTolerations(p)
 	withDefaultTolerations(p)
@@ -205,9 +205,9 @@ func TestPodPlacement(t *testing.T) {
 		keys = append(keys, tol.Key+":"+string(tol.Effect))
 	}
 	want := []string{
-		TaintNodeNotReady + ":NoExecute", TaintNodeUnreachable + ":NoExecute", TaintNodeDiskPressure + ":NoSchedule",
-		TaintNodeMemoryPressure + ":NoSchedule", TaintNodePIDPressure + ":NoSchedule", TaintNodeUnschedulable + ":NoSchedule",
-		TaintNodeNetworkUnavailable + ":NoSchedule",
+		corev1.TaintNodeNotReady + ":NoExecute", corev1.TaintNodeUnreachable + ":NoExecute", corev1.TaintNodeDiskPressure + ":NoSchedule",
+		corev1.TaintNodeMemoryPressure + ":NoSchedule", corev1.TaintNodePIDPressure + ":NoSchedule", corev1.TaintNodeUnschedulable + ":NoSchedule",
+		corev1.TaintNodeNetworkUnavailable + ":NoSchedule",
 	}
 	if diff := cmp.Diff(want, keys); diff != "" {
 		t.Errorf("tolerations (-want +got):\n%s", diff)

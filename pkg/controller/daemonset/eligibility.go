@@ -7,18 +7,6 @@ import (
 	"platform.io/platform/pkg/controller/internal/podcontrol"
 )
 
-// Taint keys the node lifecycle loop and node agents set, which daemon
-// pods tolerate by default.
-const (
-	TaintNodeNotReady           = "node.platform.io/not-ready"
-	TaintNodeUnreachable        = "node.platform.io/unreachable"
-	TaintNodeDiskPressure       = "node.platform.io/disk-pressure"
-	TaintNodeMemoryPressure     = "node.platform.io/memory-pressure"
-	TaintNodePIDPressure        = "node.platform.io/pid-pressure"
-	TaintNodeUnschedulable      = "node.platform.io/unschedulable"
-	TaintNodeNetworkUnavailable = "node.platform.io/network-unavailable"
-)
-
 // nodeNameField is the only field a node selector's matchFields may use.
 const nodeNameField = "metadata.name"
 
@@ -37,14 +25,14 @@ func withDefaultTolerations(pod *corev1.Pod) {
 		}
 		pod.Spec.Tolerations = append(pod.Spec.Tolerations, t)
 	}
-	add(TaintNodeNotReady, corev1.TaintEffectNoExecute)
-	add(TaintNodeUnreachable, corev1.TaintEffectNoExecute)
-	add(TaintNodeDiskPressure, corev1.TaintEffectNoSchedule)
-	add(TaintNodeMemoryPressure, corev1.TaintEffectNoSchedule)
-	add(TaintNodePIDPressure, corev1.TaintEffectNoSchedule)
-	add(TaintNodeUnschedulable, corev1.TaintEffectNoSchedule)
+	add(corev1.TaintNodeNotReady, corev1.TaintEffectNoExecute)
+	add(corev1.TaintNodeUnreachable, corev1.TaintEffectNoExecute)
+	add(corev1.TaintNodeDiskPressure, corev1.TaintEffectNoSchedule)
+	add(corev1.TaintNodeMemoryPressure, corev1.TaintEffectNoSchedule)
+	add(corev1.TaintNodePIDPressure, corev1.TaintEffectNoSchedule)
+	add(corev1.TaintNodeUnschedulable, corev1.TaintEffectNoSchedule)
 	if pod.Spec.HostNetwork {
-		add(TaintNodeNetworkUnavailable, corev1.TaintEffectNoSchedule)
+		add(corev1.TaintNodeNetworkUnavailable, corev1.TaintEffectNoSchedule)
 	}
 }
 

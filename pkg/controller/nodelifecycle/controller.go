@@ -227,9 +227,9 @@ func wantNoExecute(s corev1.ConditionStatus) string {
 	case corev1.ConditionTrue:
 		return ""
 	case corev1.ConditionFalse:
-		return TaintNotReady
+		return corev1.TaintNodeNotReady
 	}
-	return TaintUnreachable
+	return corev1.TaintNodeUnreachable
 }
 
 // taintPass taints the queued nodes of each zone as fast as the zone's

@@ -16,7 +16,7 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func TestEvictionTime(t *testing.T) {
 	secs := func(n int64) *int64 { return &n }
 	added := meta.NewTime(t0)
-	unreachable := corev1.Taint{Key: TaintUnreachable, Effect: corev1.TaintEffectNoExecute, TimeAdded: &added}
+	unreachable := corev1.Taint{Key: corev1.TaintNodeUnreachable, Effect: corev1.TaintEffectNoExecute, TimeAdded: &added}
 	custom := corev1.Taint{Key: "example.com/drain", Effect: corev1.TaintEffectNoExecute, TimeAdded: &added}
 	tol := func(key string, s *int64) corev1.Toleration {
 		return corev1.Toleration{Key: key, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: s}
@@ -28,14 +28,14 @@ func TestEvictionTime(t *testing.T) {
 		want   time.Duration
 		evict  bool
 	}{
-		{"no NoExecute taint", []corev1.Taint{{Key: TaintUnreachable, Effect: corev1.TaintEffectNoSchedule}}, nil, 0, false},
-		{"tolerated for 30s", []corev1.Taint{unreachable}, []corev1.Toleration{tol(TaintUnreachable, secs(30))}, 30 * time.Second, true},
-		{"tolerated forever", []corev1.Taint{unreachable}, []corev1.Toleration{tol(TaintUnreachable, nil)}, 0, false},
-		{"least seconds of matching tolerations", []corev1.Taint{unreachable}, []corev1.Toleration{tol(TaintUnreachable, nil), tol("", secs(5))}, 5 * time.Second, true},
-		{"negative seconds count as 0", []corev1.Taint{unreachable}, []corev1.Toleration{tol(TaintUnreachable, secs(-3))}, 0, true},
+		{"no NoExecute taint", []corev1.Taint{{Key: corev1.TaintNodeUnreachable, Effect: corev1.TaintEffectNoSchedule}}, nil, 0, false},
+		{"tolerated for 30s", []corev1.Taint{unreachable}, []corev1.Toleration{tol(corev1.TaintNodeUnreachable, secs(30))}, 30 * time.Second, true},
+		{"tolerated forever", []corev1.Taint{unreachable}, []corev1.Toleration{tol(corev1.TaintNodeUnreachable, nil)}, 0, false},
+		{"least seconds of matching tolerations", []corev1.Taint{unreachable}, []corev1.Toleration{tol(corev1.TaintNodeUnreachable, nil), tol("", secs(5))}, 5 * time.Second, true},
+		{"negative seconds count as 0", []corev1.Taint{unreachable}, []corev1.Toleration{tol(corev1.TaintNodeUnreachable, secs(-3))}, 0, true},
 		{"no toleration of a lifecycle taint: pod eviction timeout", []corev1.Taint{unreachable}, nil, time.Minute, true},
-		{"not tolerating another taint: at once", []corev1.Taint{custom, unreachable}, []corev1.Toleration{tol(TaintUnreachable, nil)}, 0, true},
-		{"earliest taint wins", []corev1.Taint{unreachable, custom}, []corev1.Toleration{tol(TaintUnreachable, secs(100)), tol("example.com/drain", secs(10))}, 10 * time.Second, true},
+		{"not tolerating another taint: at once", []corev1.Taint{custom, unreachable}, []corev1.Toleration{tol(corev1.TaintNodeUnreachable, nil)}, 0, true},
+		{"earliest taint wins", []corev1.Taint{unreachable, custom}, []corev1.Toleration{tol(corev1.TaintNodeUnreachable, secs(100)), tol("example.com/drain", secs(10))}, 10 * time.Second, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,12 +139,12 @@ func TestTaints(t *testing.T) {
 	node := &corev1.Node{Spec: corev1.NodeSpec{Unschedulable: true}, Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{
 		{Type: corev1.NodeReady, Status: corev1.ConditionUnknown}, {Type: corev1.NodeMemoryPressure, Status: corev1.ConditionTrue},
 		{Type: corev1.NodeDiskPressure, Status: corev1.ConditionFalse}}}}
-	want := []string{TaintUnreachable, TaintMemoryPressure, TaintUnschedulable}
+	want := []string{corev1.TaintNodeUnreachable, corev1.TaintNodeMemoryPressure, corev1.TaintNodeUnschedulable}
 	if diff := cmp.Diff(want, wantNoSchedule(node)); diff != "" {
 		t.Errorf("NoSchedule keys (-want +got):\n%s", diff)
 	}
 	user := corev1.Taint{Key: "dedicated", Value: "db", Effect: corev1.TaintEffectNoSchedule}
-	stale := corev1.Taint{Key: TaintDiskPressure, Effect: corev1.TaintEffectNoSchedule}
+	stale := corev1.Taint{Key: corev1.TaintNodeDiskPressure, Effect: corev1.TaintEffectNoSchedule}
 	got, changed := withNoSchedule([]corev1.Taint{user, stale}, want, t0)
 	if !changed || len(got) != 4 || got[0] != user {
 		t.Errorf("NoSchedule taints %+v", got)
@@ -152,12 +152,12 @@ func TestTaints(t *testing.T) {
 	if _, again := withNoSchedule(got, want, t0); again {
 		t.Error("second application changed the taints")
 	}
-	ne, changed := withNoExecute(got, TaintUnreachable, t0)
-	if !changed || noExecuteKey(&corev1.Node{Spec: corev1.NodeSpec{Taints: ne}}) != TaintUnreachable || ne[len(ne)-1].TimeAdded == nil {
+	ne, changed := withNoExecute(got, corev1.TaintNodeUnreachable, t0)
+	if !changed || noExecuteKey(&corev1.Node{Spec: corev1.NodeSpec{Taints: ne}}) != corev1.TaintNodeUnreachable || ne[len(ne)-1].TimeAdded == nil {
 		t.Errorf("NoExecute taints %+v", ne)
 	}
-	swapped, _ := withNoExecute(ne, TaintNotReady, t0)
-	if noExecuteKey(&corev1.Node{Spec: corev1.NodeSpec{Taints: swapped}}) != TaintNotReady || len(swapped) != len(ne) {
+	swapped, _ := withNoExecute(ne, corev1.TaintNodeNotReady, t0)
+	if noExecuteKey(&corev1.Node{Spec: corev1.NodeSpec{Taints: swapped}}) != corev1.TaintNodeNotReady || len(swapped) != len(ne) {
 		t.Errorf("swapped %+v", swapped)
 	}
 	cleared, _ := withNoExecute(swapped, "", t0)

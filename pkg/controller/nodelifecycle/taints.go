@@ -8,24 +8,15 @@ import (
 	"platform.io/client/api/meta"
 )
 
-// The taints the loop manages.
-const (
-	TaintNotReady           = "node.platform.io/not-ready"
-	TaintUnreachable        = "node.platform.io/unreachable"
-	TaintMemoryPressure     = "node.platform.io/memory-pressure"
-	TaintDiskPressure       = "node.platform.io/disk-pressure"
-	TaintPIDPressure        = "node.platform.io/pid-pressure"
-	TaintNetworkUnavailable = "node.platform.io/network-unavailable"
-	TaintUnschedulable      = "node.platform.io/unschedulable"
-)
-
 // noScheduleKeys are the NoSchedule taints set from conditions.
-var noScheduleKeys = []string{TaintNotReady, TaintUnreachable, TaintMemoryPressure, TaintDiskPressure,
-	TaintPIDPressure, TaintNetworkUnavailable, TaintUnschedulable}
+var noScheduleKeys = []string{corev1.TaintNodeNotReady, corev1.TaintNodeUnreachable, corev1.TaintNodeMemoryPressure, corev1.TaintNodeDiskPressure,
+	corev1.TaintNodePIDPressure, corev1.TaintNodeNetworkUnavailable, corev1.TaintNodeUnschedulable}
 
 // lifecycleKey reports whether key is one of the not-ready and unreachable
 // taints.
-func lifecycleKey(key string) bool { return key == TaintNotReady || key == TaintUnreachable }
+func lifecycleKey(key string) bool {
+	return key == corev1.TaintNodeNotReady || key == corev1.TaintNodeUnreachable
+}
 
 // wantNoSchedule returns the keys of the NoSchedule taints the node's
 // conditions and spec call for, as upstream's TaintNodesByCondition:
@@ -36,21 +27,21 @@ func wantNoSchedule(node *corev1.Node) []string {
 	for _, c := range node.Status.Conditions {
 		switch {
 		case c.Type == corev1.NodeReady && c.Status == corev1.ConditionFalse:
-			keys = append(keys, TaintNotReady)
+			keys = append(keys, corev1.TaintNodeNotReady)
 		case c.Type == corev1.NodeReady && c.Status == corev1.ConditionUnknown:
-			keys = append(keys, TaintUnreachable)
+			keys = append(keys, corev1.TaintNodeUnreachable)
 		case c.Type == corev1.NodeMemoryPressure && c.Status == corev1.ConditionTrue:
-			keys = append(keys, TaintMemoryPressure)
+			keys = append(keys, corev1.TaintNodeMemoryPressure)
 		case c.Type == corev1.NodeDiskPressure && c.Status == corev1.ConditionTrue:
-			keys = append(keys, TaintDiskPressure)
+			keys = append(keys, corev1.TaintNodeDiskPressure)
 		case c.Type == corev1.NodePIDPressure && c.Status == corev1.ConditionTrue:
-			keys = append(keys, TaintPIDPressure)
+			keys = append(keys, corev1.TaintNodePIDPressure)
 		case c.Type == corev1.NodeNetworkUnavailable && c.Status == corev1.ConditionTrue:
-			keys = append(keys, TaintNetworkUnavailable)
+			keys = append(keys, corev1.TaintNodeNetworkUnavailable)
 		}
 	}
 	if node.Spec.Unschedulable {
-		keys = append(keys, TaintUnschedulable)
+		keys = append(keys, corev1.TaintNodeUnschedulable)
 	}
 	return keys
 }

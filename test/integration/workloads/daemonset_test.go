@@ -14,7 +14,6 @@ import (
 	"platform.io/client/api/intstr"
 	"platform.io/client/api/meta"
 
-	"platform.io/platform/pkg/controller/daemonset"
 )
 
 func worker(name string, taints ...corev1.Taint) *corev1.Node {
@@ -91,8 +90,8 @@ func TestDaemonSet(t *testing.T) {
 		t.Fatalf("pods on %s, want n1,n2", got)
 	}
 	p := e.listPods("app=agent")[0]
-	if affinityNode(&p) != p.Spec.NodeName || !tolerates(&p, daemonset.TaintNodeUnreachable, corev1.TaintEffectNoExecute) ||
-		!tolerates(&p, daemonset.TaintNodeUnschedulable, corev1.TaintEffectNoSchedule) || p.Labels["controller-revision-hash"] == "" {
+	if affinityNode(&p) != p.Spec.NodeName || !tolerates(&p, corev1.TaintNodeUnreachable, corev1.TaintEffectNoExecute) ||
+		!tolerates(&p, corev1.TaintNodeUnschedulable, corev1.TaintEffectNoSchedule) || p.Labels["controller-revision-hash"] == "" {
 		t.Fatalf("pod %s: affinity %q node %q tolerations %+v labels %v", p.Name, affinityNode(&p), p.Spec.NodeName, p.Spec.Tolerations, p.Labels)
 	}
 

@@ -16,10 +16,6 @@ const Name = "NodeUnschedulable"
 // ErrReason is the reason shown for an unschedulable node.
 const ErrReason = "node(s) were unschedulable"
 
-// TaintNodeUnschedulable is the taint a pod tolerates to land on a
-// cordoned node (the node lifecycle loop also puts it on such nodes).
-const TaintNodeUnschedulable = "node.platform.io/unschedulable"
-
 var errNoNode = errors.New("nodeunschedulable: node not found")
 
 // NodeUnschedulable keeps pods off cordoned nodes.
@@ -50,7 +46,7 @@ func (*NodeUnschedulable) Filter(_ context.Context, _ *framework.CycleState, pod
 	if !node.Spec.Unschedulable {
 		return nil
 	}
-	taint := corev1.Taint{Key: TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule}
+	taint := corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule}
 	if corev1.TolerationsTolerateTaint(pod.Spec.Tolerations, &taint) {
 		return nil
 	}

@@ -23,20 +23,20 @@ func TestFilter(t *testing.T) {
 		{name: "cordoned node", pod: st.MakePod().Obj(), node: st.MakeNode().Name("a").Unschedulable(true).Obj(), want: unresolvable},
 		{
 			name: "tolerates the taint",
-			pod:  st.MakePod().Toleration(TaintNodeUnschedulable).Obj(),
+			pod:  st.MakePod().Toleration(corev1.TaintNodeUnschedulable).Obj(),
 			node: st.MakeNode().Name("a").Unschedulable(true).Obj(),
 		},
 		{
 			name: "tolerates with effect NoSchedule and Exists",
 			pod: st.MakePod().Tolerations([]corev1.Toleration{{
-				Key: TaintNodeUnschedulable, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule,
+				Key: corev1.TaintNodeUnschedulable, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule,
 			}}).Obj(),
 			node: st.MakeNode().Name("a").Unschedulable(true).Obj(),
 		},
 		{
 			name: "toleration of another effect does not count",
 			pod: st.MakePod().Tolerations([]corev1.Toleration{{
-				Key: TaintNodeUnschedulable, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute,
+				Key: corev1.TaintNodeUnschedulable, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute,
 			}}).Obj(),
 			node: st.MakeNode().Name("a").Unschedulable(true).Obj(),
 			want: unresolvable,

@@ -2,13 +2,6 @@ package pod
 
 import corev1 "platform.io/client/api/core/v1"
 
-// The NoExecute taints the node lifecycle loop puts on a node it has lost
-// touch with (unreachable) or that reports itself not ready.
-const (
-	TaintNodeNotReady    = "node.platform.io/not-ready"
-	TaintNodeUnreachable = "node.platform.io/unreachable"
-)
-
 // DefaultTolerationSeconds is how long a pod stays bound to a node tainted
 // not-ready or unreachable before it is evicted, unless its spec says.
 const DefaultTolerationSeconds int64 = 300
@@ -42,8 +35,8 @@ func (c Config) addDefaultTolerations(pod *corev1.Pod) {
 		if t.Effect != "" && t.Effect != corev1.TaintEffectNoExecute {
 			continue
 		}
-		notReady = notReady || t.Key == "" || t.Key == TaintNodeNotReady
-		unreachable = unreachable || t.Key == "" || t.Key == TaintNodeUnreachable
+		notReady = notReady || t.Key == "" || t.Key == corev1.TaintNodeNotReady
+		unreachable = unreachable || t.Key == "" || t.Key == corev1.TaintNodeUnreachable
 	}
 	add := func(key string, seconds int64) {
 		pod.Spec.Tolerations = append(pod.Spec.Tolerations, corev1.Toleration{
@@ -51,9 +44,9 @@ func (c Config) addDefaultTolerations(pod *corev1.Pod) {
 		})
 	}
 	if !notReady {
-		add(TaintNodeNotReady, c.NotReadyTolerationSeconds)
+		add(corev1.TaintNodeNotReady, c.NotReadyTolerationSeconds)
 	}
 	if !unreachable {
-		add(TaintNodeUnreachable, c.UnreachableTolerationSeconds)
+		add(corev1.TaintNodeUnreachable, c.UnreachableTolerationSeconds)
 	}
 }

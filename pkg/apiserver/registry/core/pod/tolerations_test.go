@@ -11,10 +11,10 @@ import (
 func TestDefaultTolerations(t *testing.T) {
 	secs := func(n int64) *int64 { return &n }
 	notReady := func(n int64) corev1.Toleration {
-		return corev1.Toleration{Key: TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: secs(n)}
+		return corev1.Toleration{Key: corev1.TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: secs(n)}
 	}
 	unreachable := func(n int64) corev1.Toleration {
-		return corev1.Toleration{Key: TaintNodeUnreachable, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: secs(n)}
+		return corev1.Toleration{Key: corev1.TaintNodeUnreachable, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: secs(n)}
 	}
 	other := corev1.Toleration{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "db", Effect: corev1.TaintEffectNoSchedule}
 	cases := []struct {
@@ -31,11 +31,11 @@ func TestDefaultTolerations(t *testing.T) {
 		{"own not-ready toleration is kept", DefaultConfig(), []corev1.Toleration{notReady(5)},
 			[]corev1.Toleration{notReady(5), unreachable(300)}},
 		{"own unreachable toleration without effect", DefaultConfig(),
-			[]corev1.Toleration{{Key: TaintNodeUnreachable, Operator: corev1.TolerationOpExists}},
-			[]corev1.Toleration{{Key: TaintNodeUnreachable, Operator: corev1.TolerationOpExists}, notReady(300)}},
+			[]corev1.Toleration{{Key: corev1.TaintNodeUnreachable, Operator: corev1.TolerationOpExists}},
+			[]corev1.Toleration{{Key: corev1.TaintNodeUnreachable, Operator: corev1.TolerationOpExists}, notReady(300)}},
 		{"NoSchedule toleration of the key does not count", DefaultConfig(),
-			[]corev1.Toleration{{Key: TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}},
-			[]corev1.Toleration{{Key: TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}, notReady(300), unreachable(300)}},
+			[]corev1.Toleration{{Key: corev1.TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}},
+			[]corev1.Toleration{{Key: corev1.TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}, notReady(300), unreachable(300)}},
 		{"tolerate everything", DefaultConfig(), []corev1.Toleration{{Operator: corev1.TolerationOpExists}},
 			[]corev1.Toleration{{Operator: corev1.TolerationOpExists}}},
 		{"tolerate every NoExecute taint", DefaultConfig(),
