@@ -163,6 +163,9 @@ func (c *Cache) UpdateSnapshot(s *Snapshot) {
 }
 
 func (s *Snapshot) imageStatesOf(node *corev1.Node) map[string]*framework.ImageStateSummary {
+	if len(node.Status.Images) == 0 {
+		return nil
+	}
 	out := map[string]*framework.ImageStateSummary{}
 	for _, img := range node.Status.Images {
 		for _, name := range img.Names {

@@ -17,27 +17,31 @@ type StateData interface {
 
 // CycleState carries plugins' data through one scheduling cycle of one
 // pod: what PreFilter computes, Filter and Score read. Safe for concurrent
-// use by the filters of several nodes.
+// use by the filters of several nodes; reads take no lock, since every
+// node's Filter and Score of a cycle read the same few keys.
 type CycleState struct {
-	mu   sync.RWMutex
-	data map[StateKey]StateData // mu guards data
+	data sync.Map // StateKey -> StateData
 	// SkipFilterPlugins and SkipScorePlugins name plugins whose PreFilter or
 	// PreScore returned Skip; set by the framework before filtering.
 	SkipFilterPlugins map[string]bool
 	SkipScorePlugins  map[string]bool
+	// SkipFilterMask is SkipFilterPlugins by position in the profile's
+	// list of filter plugins (bit i: the i-th is skipped), set with it by
+	// the framework so that filtering thousands of nodes needs no map
+	// lookups. Only meaningful to the framework that set it.
+	SkipFilterMask uint64
 }
 
 // NewCycleState returns an empty state.
 func NewCycleState() *CycleState {
-	return &CycleState{data: map[StateKey]StateData{}}
+	return &CycleState{}
 }
 
 // Read returns the data under key, or ErrNotFound.
 func (c *CycleState) Read(key StateKey) (StateData, error) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if v, ok := c.data[key]; ok {
-		return v, nil
+	if v, ok := c.data.Load(key); ok {
+		d, _ := v.(StateData)
+		return d, nil
 	}
 	return nil, ErrNotFound
 }
@@ -61,16 +65,12 @@ func ReadState[T StateData](c *CycleState, key StateKey) (T, error) {
 
 // Write stores data under key.
 func (c *CycleState) Write(key StateKey, v StateData) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.data[key] = v
+	c.data.Store(key, v)
 }
 
 // Delete removes key.
 func (c *CycleState) Delete(key StateKey) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.data, key)
+	c.data.Delete(key)
 }
 
 // Clone returns a deep copy (each StateData cloned).
@@ -78,13 +78,13 @@ func (c *CycleState) Clone() *CycleState {
 	if c == nil {
 		return nil
 	}
-	c.mu.RLock()
-	defer c.mu.RUnlock()
 	n := NewCycleState()
-	for k, v := range c.data {
-		n.data[k] = v.Clone()
-	}
+	c.data.Range(func(k, v any) bool {
+		n.data.Store(k, v.(StateData).Clone())
+		return true
+	})
 	n.SkipFilterPlugins = c.SkipFilterPlugins
+	n.SkipFilterMask = c.SkipFilterMask
 	n.SkipScorePlugins = c.SkipScorePlugins
 	return n
 }

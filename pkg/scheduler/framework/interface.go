@@ -106,7 +106,9 @@ type NodeScoreList []NodeScore
 // [MinNodeScore, MaxNodeScore], then multiplied by the plugin's weight.
 type ScorePlugin interface {
 	Plugin
-	Score(ctx context.Context, state *CycleState, pod *corev1.Pod, nodeName string) (int64, *Status)
+	// Score is called for many nodes concurrently with a node of the
+	// cycle's snapshot, which it must not change.
+	Score(ctx context.Context, state *CycleState, pod *corev1.Pod, nodeInfo *NodeInfo) (int64, *Status)
 	// ScoreExtensions returns the normalizer, or nil when Score already
 	// returns values in range.
 	ScoreExtensions() ScoreExtensions

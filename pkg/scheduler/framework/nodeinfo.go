@@ -159,10 +159,17 @@ type NodeInfo struct {
 	// UsedPorts are the host ports the pods use.
 	UsedPorts map[HostPort]bool
 	// Requested sums the pods' requests; NonZeroRequested the same with
-	// the scoring defaults; Allocatable is the node's.
-	Requested        *Resource
-	NonZeroRequested *Resource
-	Allocatable      *Resource
+	// the scoring defaults; Allocatable is the node's. They are values,
+	// not pointers, so that the filters and scorers reading them for
+	// thousands of nodes per pod find them on the NodeInfo's own cache lines.
+	Requested        Resource
+	NonZeroRequested Resource
+	Allocatable      Resource
+	// ConditionTaints are the taint keys the node's conditions stand for
+	// (not ready, unreachable, network unavailable, pressure), read from
+	// the node once when it is set, since filters check them for thousands
+	// of nodes per pod; nil for a healthy node. Shared read-only.
+	ConditionTaints []string
 	// ImageStates are the node's images ("name" -> summary), all names
 	// of an image listed.
 	ImageStates map[string]*ImageStateSummary
@@ -173,8 +180,7 @@ type NodeInfo struct {
 // NewNodeInfo returns a node info holding pods (the node is set later).
 func NewNodeInfo(pods ...*corev1.Pod) *NodeInfo {
 	ni := &NodeInfo{
-		Requested: &Resource{}, NonZeroRequested: &Resource{}, Allocatable: &Resource{},
-		UsedPorts: map[HostPort]bool{}, ImageStates: map[string]*ImageStateSummary{},
+		UsedPorts: map[HostPort]bool{},
 	}
 	for _, p := range pods {
 		ni.AddPod(p)
@@ -193,7 +199,8 @@ func (n *NodeInfo) Node() *corev1.Node {
 // SetNode sets the node and its allocatable resources.
 func (n *NodeInfo) SetNode(node *corev1.Node) {
 	n.node = node
-	n.Allocatable = NewResource(node.Status.Allocatable)
+	n.Allocatable = *NewResource(node.Status.Allocatable)
+	n.ConditionTaints = conditionTaints(node)
 	n.Generation++
 }
 
@@ -284,9 +291,10 @@ func (n *NodeInfo) Clone() *NodeInfo {
 		PodsWithAffinity:             append([]*PodInfo(nil), n.PodsWithAffinity...),
 		PodsWithRequiredAntiAffinity: append([]*PodInfo(nil), n.PodsWithRequiredAntiAffinity...),
 		UsedPorts:                    make(map[HostPort]bool, len(n.UsedPorts)),
-		Requested:                    n.Requested.Clone(),
-		NonZeroRequested:             n.NonZeroRequested.Clone(),
-		Allocatable:                  n.Allocatable.Clone(),
+		Requested:                    *n.Requested.Clone(),
+		NonZeroRequested:             *n.NonZeroRequested.Clone(),
+		Allocatable:                  *n.Allocatable.Clone(),
+		ConditionTaints:              n.ConditionTaints,
 		ImageStates:                  n.ImageStates,
 		Generation:                   n.Generation,
 	}

@@ -50,6 +50,10 @@ type scorePlugin struct {
 	weight int64
 }
 
+// maxFilterPlugins bounds a profile's filter plugins, whose skips a cycle
+// keeps as bits of framework.CycleState.SkipFilterMask.
+const maxFilterPlugins = 64
+
 // Framework runs one profile's plugins.
 type Framework struct {
 	opts     Options
@@ -138,6 +142,9 @@ func New(opts Options) (*Framework, error) {
 	}
 	if len(f.bind) == 0 {
 		return nil, fmt.Errorf("%w %q: no bind plugin is enabled", ErrConfig, opts.ProfileName)
+	}
+	if len(f.filter) > maxFilterPlugins {
+		return nil, fmt.Errorf("%w %q: %d filter plugins are enabled, at most %d may be", ErrConfig, opts.ProfileName, len(f.filter), maxFilterPlugins)
 	}
 	f.collectEvents(plugins)
 	for _, pl := range f.filter {

@@ -112,6 +112,12 @@ func (f *Framework) RunPreFilterPlugins(ctx context.Context, state *framework.Cy
 		}
 	}
 	state.SkipFilterPlugins = skip
+	state.SkipFilterMask = 0
+	for i, pl := range f.filter {
+		if skip[pl.Name()] {
+			state.SkipFilterMask |= 1 << i
+		}
+	}
 	return res, nil
 }
 
@@ -135,9 +141,9 @@ func mergePreFilter(a, b *framework.PreFilterResult) *framework.PreFilterResult 
 // that rejects it.
 func (f *Framework) RunFilterPlugins(ctx context.Context, state *framework.CycleState, pod *corev1.Pod, ni *framework.NodeInfo) *framework.Status {
 	rec := sampled(ctx)
-	skip := state.SkipFilterPlugins
+	skip := state.SkipFilterMask
 	for i, pl := range f.filter {
-		if len(skip) > 0 && skip[pl.Name()] {
+		if skip&(1<<i) != 0 {
 			continue
 		}
 		var t time.Time

@@ -48,8 +48,8 @@ func (f *fake) Filter(_ context.Context, _ *framework.CycleState, _ *corev1.Pod,
 	}
 	return f.filter(ni)
 }
-func (f *fake) Score(_ context.Context, _ *framework.CycleState, _ *corev1.Pod, node string) (int64, *framework.Status) {
-	return f.score(node), nil
+func (f *fake) Score(_ context.Context, _ *framework.CycleState, _ *corev1.Pod, ni *framework.NodeInfo) (int64, *framework.Status) {
+	return f.score(ni.Node().Name), nil
 }
 func (f *fake) ScoreExtensions() framework.ScoreExtensions {
 	if f.normalize {

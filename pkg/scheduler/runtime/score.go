@@ -60,13 +60,14 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *framework.CycleS
 	fail := func(s *framework.Status) { once.Do(func() { failed = s; cancel() }) }
 	rec := sampled(ctx)
 	f.Parallelize(ctx, len(nodes), func(n int) {
-		name := nodes[n].Node().Name
+		ni := nodes[n]
+		name := ni.Node().Name
 		for i, pl := range active {
 			var t time.Time
 			if rec {
 				t = time.Now()
 			}
-			v, s := pl.Score(ctx, state, pod, name)
+			v, s := pl.Score(ctx, state, pod, ni)
 			if rec {
 				f.observeHot(obs[i], pl.Name(), Score, s, t)
 			}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -130,7 +132,8 @@ func runOnce(b *testing.B, sc scale, v variant) (schedRate, bindRate float64) {
 	if !d.Informers.WaitForCacheSync(rctx) {
 		b.Fatal("informers did not sync")
 	}
-	start := time.Now()
+	stopProfile := startProfile(b, v.name, sc)
+	cpu0, start := cpuTime(), time.Now()
 	done := make(chan error, 1)
 	go func() { done <- s.Run(rctx) }()
 	select {
@@ -138,11 +141,14 @@ func runOnce(b *testing.B, sc scale, v variant) (schedRate, bindRate float64) {
 	case <-time.After(10 * time.Minute):
 		b.Fatalf("%s: not all %d pods bound within 10m", v.name, sc.pods)
 	}
-	elapsed := time.Since(start)
+	elapsed, cpu := time.Since(start), cpuTime()-cpu0
+	stopProfile()
 	cancel()
 	if err := <-done; err != nil {
 		b.Fatal(err)
 	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(sc.pods), "core-ms/pod")
+	b.ReportMetric(cpu.Seconds()/elapsed.Seconds(), "cores")
 	return float64(sc.pods) / elapsed.Seconds(), bindRate
 }
 
@@ -177,7 +183,7 @@ func measureBinding(b *testing.B, ctx context.Context, c *client.Set, sc scale) 
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var failed atomic.Value
-	start := time.Now()
+	cpu0, start := cpuTime(), time.Now()
 	for w := 0; w < scheduler.MaxInFlightBindings; w++ {
 		wg.Add(1)
 		go func() {
@@ -198,10 +204,11 @@ func measureBinding(b *testing.B, ctx context.Context, c *client.Set, sc scale) 
 		}()
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	elapsed, cpu := time.Since(start), cpuTime()-cpu0
 	if err, ok := failed.Load().(error); ok {
 		b.Fatalf("bind: %v", err)
 	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(sc.pods), "bind-core-ms/pod")
 	return float64(sc.pods) / elapsed.Seconds()
 }
 
@@ -255,5 +262,37 @@ func parallel(b *testing.B, n int, f func(i int) error) {
 	close(errc)
 	if err := <-errc; err != nil {
 		b.Fatal(err)
+	}
+}
+
+// cpuTime is the CPU time (user and system) the process has used so far:
+// the API server, etcd, the clients and the scheduler all run in it, so
+// CPU per pod is what the rates are a ratio of on a saturated machine.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// startProfile writes a CPU profile of the scheduling phase alone to
+// $SCHEDULER_BENCH_CPUPROFILE-<nodes>-<kind> when that variable is set
+// (go test's -cpuprofile covers the fixtures and the binding baseline too).
+func startProfile(b *testing.B, kind string, sc scale) (stop func()) {
+	prefix := os.Getenv("SCHEDULER_BENCH_CPUPROFILE")
+	if prefix == "" {
+		return func() {}
+	}
+	f, err := os.Create(fmt.Sprintf("%s-%d-%s", prefix, sc.nodes, kind))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
 	}
 }

@@ -102,3 +102,13 @@ func (s *Snapshot) Get(nodeName string) (*framework.NodeInfo, error) {
 	}
 	return nil, fmt.Errorf("snapshot: node %q: %w", nodeName, framework.ErrNotFound)
 }
+
+// NodeInfo returns the named node's info, for calling plugins' Score; it
+// panics when the snapshot has no such node (a broken test fixture).
+func (s *Snapshot) NodeInfo(name string) *framework.NodeInfo {
+	ni, err := s.Get(name)
+	if err != nil {
+		panic(err)
+	}
+	return ni
+}

@@ -3,7 +3,6 @@ package imagelocality
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -28,7 +27,23 @@ type ImageLocality struct {
 	h framework.Handle
 }
 
-var _ framework.ScorePlugin = (*ImageLocality)(nil)
+var (
+	_ framework.PreScorePlugin = (*ImageLocality)(nil)
+	_ framework.ScorePlugin    = (*ImageLocality)(nil)
+)
+
+// preScoreKey holds the pod's images, each under all its names.
+const preScoreKey framework.StateKey = "PreScore" + Name
+
+// preScoreState is the names of each of the pod's images, with how many
+// nodes the snapshot has; never changed after PreScore.
+type preScoreState struct {
+	names [][]string
+	total int
+}
+
+// Clone shares the state: it is read-only.
+func (s *preScoreState) Clone() framework.StateData { return s }
 
 // New builds the plugin; it takes no arguments.
 func New(args json.RawMessage, h framework.Handle) (framework.Plugin, error) {
@@ -45,22 +60,42 @@ func (*ImageLocality) Name() string { return Name }
 // node has, the image size times the share of nodes that have it; clamps
 // the sum to [23 MiB, 1000 MiB * containers] and maps it linearly to
 // 0..100.
-func (pl *ImageLocality) Score(_ context.Context, _ *framework.CycleState, pod *corev1.Pod, nodeName string) (int64, *framework.Status) {
-	lister := pl.h.SnapshotSharedLister()
-	ni, err := lister.Get(nodeName)
-	if err != nil {
-		return 0, framework.AsStatus(fmt.Errorf("%s: getting node %q from the snapshot: %w", Name, nodeName, err))
+func (pl *ImageLocality) Score(_ context.Context, cs *framework.CycleState, pod *corev1.Pod, ni *framework.NodeInfo) (int64, *framework.Status) {
+	containers := len(pod.Spec.InitContainers) + len(pod.Spec.Containers)
+	if len(ni.ImageStates) == 0 {
+		return priority(0, containers), nil
 	}
-	total := len(lister.List())
+	s, err := framework.ReadState[*preScoreState](cs, preScoreKey)
+	if err != nil {
+		s = pl.podImages(pod)
+	}
 	var sum int64
+	for _, names := range s.names {
+		if st := lookup(ni.ImageStates, names); st != nil {
+			sum += scaled(st, s.total)
+		}
+	}
+	return priority(sum, containers), nil
+}
+
+// PreScore works out the names of the pod's images once for all nodes.
+func (pl *ImageLocality) PreScore(_ context.Context, cs *framework.CycleState, pod *corev1.Pod, _ []*framework.NodeInfo) *framework.Status {
+	cs.Write(preScoreKey, pl.podImages(pod))
+	return nil
+}
+
+// podImages lists the names of the images of the pod's init and regular
+// containers (none for a container without an image).
+func (pl *ImageLocality) podImages(pod *corev1.Pod) *preScoreState {
+	s := &preScoreState{total: len(pl.h.SnapshotSharedLister().List())}
 	for _, cs := range [][]corev1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
 		for i := range cs {
-			if st := lookup(ni.ImageStates, cs[i].Image); st != nil {
-				sum += scaled(st, total)
+			if cs[i].Image != "" {
+				s.names = append(s.names, Names(cs[i].Image))
 			}
 		}
 	}
-	return priority(sum, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)), nil
+	return s
 }
 
 // ScoreExtensions returns nil: scores are already 0..100.
@@ -84,12 +119,9 @@ func priority(sum int64, containers int) int64 {
 	return framework.MaxNodeScore * (sum - minThreshold) / (hi - minThreshold)
 }
 
-// lookup finds image under any of its equivalent names.
-func lookup(states map[string]*framework.ImageStateSummary, image string) *framework.ImageStateSummary {
-	if image == "" || len(states) == 0 {
-		return nil
-	}
-	for _, name := range Names(image) {
+// lookup finds an image under any of its equivalent names.
+func lookup(states map[string]*framework.ImageStateSummary, names []string) *framework.ImageStateSummary {
+	for _, name := range names {
 		if st, ok := states[name]; ok {
 			return st
 		}

@@ -90,16 +90,25 @@ func TestScore(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := New(nil, st.NewHandle(st.NewSnapshot(nil, tt.nodes)))
+			snap := st.NewSnapshot(nil, tt.nodes)
+			p, err := New(nil, st.NewHandle(snap))
 			if err != nil {
 				t.Fatal(err)
 			}
 			pl := p.(*ImageLocality)
+			ctx, state := context.Background(), framework.NewCycleState()
+			if s := pl.PreScore(ctx, state, tt.pod, snap.List()); !s.IsSuccess() {
+				t.Fatalf("PreScore = %v", s.Message())
+			}
 			var got framework.NodeScoreList
 			for _, n := range tt.nodes {
-				score, s := pl.Score(context.Background(), framework.NewCycleState(), tt.pod, n.Name)
+				score, s := pl.Score(ctx, state, tt.pod, snap.NodeInfo(n.Name))
 				if !s.IsSuccess() {
 					t.Fatalf("Score(%s) = %v", n.Name, s.Message())
+				}
+				// Without PreScore's state the score is the same.
+				if again, _ := pl.Score(ctx, framework.NewCycleState(), tt.pod, snap.NodeInfo(n.Name)); again != score {
+					t.Errorf("Score(%s) without PreScore = %d, with = %d", n.Name, again, score)
 				}
 				got = append(got, framework.NodeScore{Name: n.Name, Score: score})
 			}
@@ -126,13 +135,6 @@ func TestNames(t *testing.T) {
 		if diff := cmp.Diff(tt.want, Names(tt.image)); diff != "" {
 			t.Errorf("Names(%q) (-want +got):\n%s", tt.image, diff)
 		}
-	}
-}
-
-func TestScoreUnknownNode(t *testing.T) {
-	pl := &ImageLocality{h: st.NewHandle(st.NewSnapshot(nil, nil))}
-	if _, s := pl.Score(context.Background(), nil, st.MakePod().Container("x").Obj(), "gone"); s.Code() != framework.Error {
-		t.Errorf("Score of an unknown node = %v, want Error", s.Code())
 	}
 }
 

@@ -2,7 +2,6 @@ package interpodaffinity
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sync"
 
@@ -129,11 +128,7 @@ func (pl *Plugin) addTerm(m scoreMap, t *framework.AffinityTerm, w int64, pod *c
 }
 
 // Score sums the weights of the node's domains.
-func (pl *Plugin) Score(_ context.Context, cs *framework.CycleState, _ *corev1.Pod, nodeName string) (int64, *framework.Status) {
-	ni, err := pl.h.SnapshotSharedLister().Get(nodeName)
-	if err != nil {
-		return 0, framework.AsStatus(fmt.Errorf("%s: get node %q: %w", Name, nodeName, err))
-	}
+func (pl *Plugin) Score(_ context.Context, cs *framework.CycleState, _ *corev1.Pod, ni *framework.NodeInfo) (int64, *framework.Status) {
 	s, err := readPreScoreState(cs)
 	if err != nil {
 		return 0, framework.AsStatus(err)

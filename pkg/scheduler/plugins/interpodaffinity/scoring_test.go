@@ -25,7 +25,7 @@ func scoreAll(t *testing.T, pl *Plugin, snap *st.Snapshot, pod *corev1.Pod) fram
 	}
 	var scores framework.NodeScoreList
 	for _, ni := range snap.List() {
-		sc, s := pl.Score(ctx, cs, pod, ni.Node().Name)
+		sc, s := pl.Score(ctx, cs, pod, ni)
 		if !s.IsSuccess() {
 			t.Fatalf("Score: %v", s.AsError())
 		}

@@ -166,15 +166,8 @@ func (pl *NodeAffinity) PreScore(_ context.Context, state *framework.CycleState,
 }
 
 // Score sums the weights of the preferred terms the node matches.
-func (pl *NodeAffinity) Score(_ context.Context, state *framework.CycleState, pod *corev1.Pod, nodeName string) (int64, *framework.Status) {
-	ni, err := pl.h.SnapshotSharedLister().Get(nodeName)
-	if err != nil {
-		return 0, framework.AsStatus(fmt.Errorf("%s: getting node %q from the snapshot: %w", Name, nodeName, err))
-	}
+func (pl *NodeAffinity) Score(_ context.Context, state *framework.CycleState, pod *corev1.Pod, ni *framework.NodeInfo) (int64, *framework.Status) {
 	node := ni.Node()
-	if node == nil {
-		return 0, framework.AsStatus(fmt.Errorf("%s: node %q not found", Name, nodeName))
-	}
 	var terms preScoreState
 	if v, err := state.Read(preScoreKey); err == nil {
 		terms = v.(preScoreState)

@@ -221,7 +221,8 @@ func TestScore(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ns := nodes()
-			p, err := New(json.RawMessage(tt.args), st.NewHandle(st.NewSnapshot(nil, ns)))
+			snap := st.NewSnapshot(nil, ns)
+			p, err := New(json.RawMessage(tt.args), st.NewHandle(snap))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,7 +234,7 @@ func TestScore(t *testing.T) {
 				score := int64(0)
 				if !pre.IsSkip() {
 					var s *framework.Status
-					if score, s = pl.Score(ctx, state, tt.pod, n.Name); !s.IsSuccess() {
+					if score, s = pl.Score(ctx, state, tt.pod, snap.NodeInfo(n.Name)); !s.IsSuccess() {
 						t.Fatalf("Score(%s) = %v", n.Name, s.Message())
 					}
 				}

@@ -23,16 +23,6 @@ const (
 	ErrReasonPIDPressure        = "node(s) had pid pressure"
 )
 
-// The taints that stand for the conditions.
-const (
-	TaintNodeNotReady           = "node.platform.io/not-ready"
-	TaintNodeUnreachable        = "node.platform.io/unreachable"
-	TaintNodeNetworkUnavailable = "node.platform.io/network-unavailable"
-	TaintNodeMemoryPressure     = "node.platform.io/memory-pressure"
-	TaintNodeDiskPressure       = "node.platform.io/disk-pressure"
-	TaintNodePIDPressure        = "node.platform.io/pid-pressure"
-)
-
 // NodeConditions keeps pods off nodes that are not ready or under
 // pressure.
 type NodeConditions struct{}
@@ -53,41 +43,25 @@ func New(args json.RawMessage, _ framework.Handle) (framework.Plugin, error) {
 // Name returns Name.
 func (*NodeConditions) Name() string { return Name }
 
-// Filter lists every condition of the node that keeps the pod off.
+// Filter lists every condition of the node that keeps the pod off: the
+// node's condition taints (framework.NodeInfo.ConditionTaints) that the
+// pod does not tolerate, where memory pressure keeps off BestEffort pods
+// only.
 func (*NodeConditions) Filter(_ context.Context, _ *framework.CycleState, pod *corev1.Pod, nodeInfo *framework.NodeInfo) *framework.Status {
-	node := nodeInfo.Node()
-	if node == nil {
+	if nodeInfo.Node() == nil {
 		return framework.AsStatus(fmt.Errorf("%s: node not found", Name))
 	}
-	var ready, network, memory, disk, pid string
-	for i := range node.Status.Conditions {
-		c := &node.Status.Conditions[i]
-		switch c.Type {
-		case corev1.NodeReady:
-			ready = notReadyTaint(c.Status)
-		case corev1.NodeNetworkUnavailable:
-			network = taintIf(c.Status != corev1.ConditionFalse, TaintNodeNetworkUnavailable)
-		case corev1.NodeMemoryPressure:
-			memory = taintIf(c.Status == corev1.ConditionTrue, TaintNodeMemoryPressure)
-		case corev1.NodeDiskPressure:
-			disk = taintIf(c.Status == corev1.ConditionTrue, TaintNodeDiskPressure)
-		case corev1.NodePIDPressure:
-			pid = taintIf(c.Status == corev1.ConditionTrue, TaintNodePIDPressure)
-		}
-	}
-	if ready == "" && network == "" && memory == "" && disk == "" && pid == "" {
+	taints := nodeInfo.ConditionTaints
+	if len(taints) == 0 {
 		return nil
 	}
-	if memory != "" && !IsBestEffort(pod) {
-		memory = ""
-	}
 	var reasons []string
-	for _, check := range []struct{ taint, reason string }{
-		{ready, ErrReasonNotReady}, {network, ErrReasonNetworkUnavailable},
-		{memory, ErrReasonMemoryPressure}, {disk, ErrReasonDiskPressure}, {pid, ErrReasonPIDPressure},
-	} {
-		if check.taint != "" && !tolerates(pod.Spec.Tolerations, check.taint) {
-			reasons = append(reasons, check.reason)
+	for _, t := range taints {
+		if t == corev1.TaintNodeMemoryPressure && !IsBestEffort(pod) {
+			continue
+		}
+		if !tolerates(pod.Spec.Tolerations, t) {
+			reasons = append(reasons, taintReasons[t])
 		}
 	}
 	if len(reasons) > 0 {
@@ -96,23 +70,14 @@ func (*NodeConditions) Filter(_ context.Context, _ *framework.CycleState, pod *c
 	return nil
 }
 
-// notReadyTaint returns the taint for a Ready condition's status, or ""
-// when ready.
-func notReadyTaint(s corev1.ConditionStatus) string {
-	switch s {
-	case corev1.ConditionTrue:
-		return ""
-	case corev1.ConditionUnknown:
-		return TaintNodeUnreachable
-	}
-	return TaintNodeNotReady
-}
-
-func taintIf(bad bool, taint string) string {
-	if bad {
-		return taint
-	}
-	return ""
+// taintReasons maps each condition taint to the reason Filter gives.
+var taintReasons = map[string]string{
+	corev1.TaintNodeNotReady:           ErrReasonNotReady,
+	corev1.TaintNodeUnreachable:        ErrReasonNotReady,
+	corev1.TaintNodeNetworkUnavailable: ErrReasonNetworkUnavailable,
+	corev1.TaintNodeMemoryPressure:     ErrReasonMemoryPressure,
+	corev1.TaintNodeDiskPressure:       ErrReasonDiskPressure,
+	corev1.TaintNodePIDPressure:        ErrReasonPIDPressure,
 }
 
 // tolerates reports a toleration of the key's NoSchedule taint, or of its

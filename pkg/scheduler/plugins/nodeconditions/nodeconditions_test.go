@@ -37,16 +37,16 @@ func TestFilter(t *testing.T) {
 	burstable := st.MakePod().Name("bu").Req(req{corev1.ResourceCPU: "100m"}).Obj()
 	// The tolerations the API server gives every pod by default.
 	defaulted := st.MakePod().Name("d").Container("img").Tolerations([]corev1.Toleration{
-		bounded(TaintNodeNotReady, corev1.TaintEffectNoExecute, 300),
-		bounded(TaintNodeUnreachable, corev1.TaintEffectNoExecute, 300),
+		bounded(corev1.TaintNodeNotReady, corev1.TaintEffectNoExecute, 300),
+		bounded(corev1.TaintNodeUnreachable, corev1.TaintEffectNoExecute, 300),
 	}).Obj()
 	// The tolerations the DaemonSet loop gives its pods.
 	daemon := st.MakePod().Name("ds").Container("img").Tolerations([]corev1.Toleration{
-		forever(TaintNodeNotReady, corev1.TaintEffectNoExecute),
-		forever(TaintNodeUnreachable, corev1.TaintEffectNoExecute),
-		forever(TaintNodeDiskPressure, corev1.TaintEffectNoSchedule),
-		forever(TaintNodeMemoryPressure, corev1.TaintEffectNoSchedule),
-		forever(TaintNodePIDPressure, corev1.TaintEffectNoSchedule),
+		forever(corev1.TaintNodeNotReady, corev1.TaintEffectNoExecute),
+		forever(corev1.TaintNodeUnreachable, corev1.TaintEffectNoExecute),
+		forever(corev1.TaintNodeDiskPressure, corev1.TaintEffectNoSchedule),
+		forever(corev1.TaintNodeMemoryPressure, corev1.TaintEffectNoSchedule),
+		forever(corev1.TaintNodePIDPressure, corev1.TaintEffectNoSchedule),
 	}).Obj()
 	type cond struct {
 		t corev1.NodeConditionType
@@ -87,13 +87,13 @@ func TestFilter(t *testing.T) {
 		{
 			name: "NoSchedule toleration of network-unavailable passes",
 			pod: st.MakePod().Name("hn").Container("img").Tolerations([]corev1.Toleration{
-				forever(TaintNodeNetworkUnavailable, corev1.TaintEffectNoSchedule),
+				forever(corev1.TaintNodeNetworkUnavailable, corev1.TaintEffectNoSchedule),
 			}).Obj(),
 			conds: []cond{{corev1.NodeNetworkUnavailable, tru}},
 		},
 		{
 			name:  "not-ready toleration does not pass unreachable",
-			pod:   st.MakePod().Name("nr").Container("img").Tolerations([]corev1.Toleration{forever(TaintNodeNotReady, "")}).Obj(),
+			pod:   st.MakePod().Name("nr").Container("img").Tolerations([]corev1.Toleration{forever(corev1.TaintNodeNotReady, "")}).Obj(),
 			conds: []cond{{corev1.NodeReady, unknown}},
 			want:  reject(ErrReasonNotReady),
 		},

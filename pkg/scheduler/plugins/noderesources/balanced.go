@@ -51,8 +51,8 @@ func (pl *BalancedAllocation) PreScore(_ context.Context, state *framework.Cycle
 }
 
 // Score is 100 * (1 - standard deviation of the requested fractions).
-func (pl *BalancedAllocation) Score(_ context.Context, state *framework.CycleState, pod *corev1.Pod, nodeName string) (int64, *framework.Status) {
-	return scoreNode(pl.h, &pl.scorer, BalancedAllocationName, balancedPreScoreKey, state, pod, nodeName)
+func (pl *BalancedAllocation) Score(_ context.Context, state *framework.CycleState, pod *corev1.Pod, ni *framework.NodeInfo) (int64, *framework.Status) {
+	return scoreNode(&pl.scorer, balancedPreScoreKey, state, pod, ni), nil
 }
 
 // ScoreExtensions returns nil: scores are already 0..100.

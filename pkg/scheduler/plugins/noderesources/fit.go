@@ -189,26 +189,19 @@ func (pl *Fit) PreScore(_ context.Context, state *framework.CycleState, pod *cor
 }
 
 // Score scores the node by the strategy.
-func (pl *Fit) Score(_ context.Context, state *framework.CycleState, pod *corev1.Pod, nodeName string) (int64, *framework.Status) {
-	return scoreNode(pl.h, &pl.scorer, FitName, fitPreScoreKey, state, pod, nodeName)
+func (pl *Fit) Score(_ context.Context, state *framework.CycleState, pod *corev1.Pod, ni *framework.NodeInfo) (int64, *framework.Status) {
+	return scoreNode(&pl.scorer, fitPreScoreKey, state, pod, ni), nil
 }
 
 // scoreNode is Score for both plugins.
-func scoreNode(h framework.Handle, s *allocationScorer, plugin string, key framework.StateKey, state *framework.CycleState, pod *corev1.Pod, nodeName string) (int64, *framework.Status) {
-	ni, err := h.SnapshotSharedLister().Get(nodeName)
-	if err != nil {
-		return 0, framework.AsStatus(fmt.Errorf("%s: getting node %q from the snapshot: %w", plugin, nodeName, err))
-	}
-	if ni.Node() == nil {
-		return 0, framework.AsStatus(fmt.Errorf("%s: node %q not found", plugin, nodeName))
-	}
+func scoreNode(s *allocationScorer, key framework.StateKey, state *framework.CycleState, pod *corev1.Pod, ni *framework.NodeInfo) int64 {
 	var req []int64
 	if v, err := state.Read(key); err == nil {
 		req = v.(scoreState)
 	} else {
 		req = s.podRequests(pod)
 	}
-	return s.nodeScore(ni, req), nil
+	return s.nodeScore(ni, req)
 }
 
 // ScoreExtensions returns nil: scores are already 0..100.

@@ -29,12 +29,12 @@ func scoreAll(t *testing.T, newPlugin framework.Factory, args string, pod *corev
 	sp := p.(framework.ScorePlugin)
 	var out framework.NodeScoreList
 	for _, n := range nodes {
-		score, s := sp.Score(ctx, state, pod, n.Name)
+		score, s := sp.Score(ctx, state, pod, snap.NodeInfo(n.Name))
 		if !s.IsSuccess() {
 			t.Fatalf("Score(%s) = %v", n.Name, s.Message())
 		}
 		// Without PreScore's state the score is the same.
-		again, _ := sp.Score(ctx, framework.NewCycleState(), pod, n.Name)
+		again, _ := sp.Score(ctx, framework.NewCycleState(), pod, snap.NodeInfo(n.Name))
 		if again != score {
 			t.Errorf("Score(%s) without PreScore = %d, with = %d", n.Name, again, score)
 		}
@@ -224,16 +224,6 @@ func TestBalancedAllocationScore(t *testing.T) {
 	}
 }
 
-func TestScoreUnknownNode(t *testing.T) {
-	p, err := NewFit(nil, st.NewHandle(st.NewSnapshot(nil, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, s := p.(*Fit).Score(context.Background(), framework.NewCycleState(), twoContainers(), "gone"); s.Code() != framework.Error {
-		t.Errorf("Score of an unknown node = %v, want Error", s.Code())
-	}
-}
-
 // BenchmarkScore runs PreScore and Score of NodeResourcesFit
 // (LeastAllocated) and NodeResourcesBalancedAllocation over 5,000 nodes
 // with 10 pods each, for a pod asking for cpu and memory only.
@@ -264,8 +254,8 @@ func BenchmarkScore(b *testing.B) {
 			for b.Loop() {
 				state := framework.NewCycleState()
 				p.(framework.PreScorePlugin).PreScore(ctx, state, pod, snap.List())
-				for _, n := range nodes {
-					sp.Score(ctx, state, pod, n.Name)
+				for _, ni := range snap.List() {
+					sp.Score(ctx, state, pod, ni)
 				}
 			}
 		})

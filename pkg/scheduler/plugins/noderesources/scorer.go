@@ -119,9 +119,9 @@ const maxInline = 8
 // requested with the pod there; (0, 0) leaves the resource out, as for an
 // extended resource the pod does not ask for.
 func (s *allocationScorer) amounts(ni *framework.NodeInfo, name corev1.ResourceName, podReq int64) (allocatable, requested int64) {
-	used := ni.NonZeroRequested
+	used := &ni.NonZeroRequested
 	if s.useRequested {
-		used = ni.Requested
+		used = &ni.Requested
 	}
 	switch name {
 	case corev1.ResourceCPU:

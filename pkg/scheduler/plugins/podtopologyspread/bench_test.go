@@ -61,7 +61,7 @@ func BenchmarkPreScoreScore(b *testing.B) {
 		cs := framework.NewCycleState()
 		pl.PreScore(ctx, cs, pod, nodes)
 		for _, ni := range nodes {
-			pl.Score(ctx, cs, pod, ni.Node().Name)
+			pl.Score(ctx, cs, pod, ni)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package podtopologyspread
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sync/atomic"
 
@@ -104,11 +103,7 @@ func (s *preScoreState) initDomains(filtered []*framework.NodeInfo, requireAll b
 // Score sums, per constraint, the matching pods of the node's domain times
 // the constraint's weight, plus maxSkew-1 to soften small skews. Fewer is
 // better; NormalizeScore turns it around.
-func (pl *Plugin) Score(_ context.Context, cs *framework.CycleState, pod *corev1.Pod, nodeName string) (int64, *framework.Status) {
-	ni, err := pl.h.SnapshotSharedLister().Get(nodeName)
-	if err != nil {
-		return 0, framework.AsStatus(fmt.Errorf("%s: get node %q: %w", Name, nodeName, err))
-	}
+func (pl *Plugin) Score(_ context.Context, cs *framework.CycleState, pod *corev1.Pod, ni *framework.NodeInfo) (int64, *framework.Status) {
 	s, err := readPreScoreState(cs)
 	if err != nil {
 		return 0, framework.AsStatus(err)

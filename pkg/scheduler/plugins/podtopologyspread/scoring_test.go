@@ -33,7 +33,7 @@ func scoreAll(t *testing.T, pl *Plugin, snap *st.Snapshot, pod *corev1.Pod, filt
 	}
 	var scores framework.NodeScoreList
 	for _, n := range filtered {
-		sc, s := pl.Score(ctx, cs, pod, n)
+		sc, s := pl.Score(ctx, cs, pod, snap.NodeInfo(n))
 		if !s.IsSuccess() {
 			t.Fatalf("Score: %v", s.AsError())
 		}

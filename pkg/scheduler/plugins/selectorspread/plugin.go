@@ -83,14 +83,10 @@ func (pl *Plugin) PreScore(_ context.Context, cs *framework.CycleState, pod *cor
 
 // Score counts the node's running (not terminating) pods of the same
 // controller in the pod's namespace. NormalizeScore turns it around.
-func (pl *Plugin) Score(_ context.Context, cs *framework.CycleState, pod *corev1.Pod, nodeName string) (int64, *framework.Status) {
+func (pl *Plugin) Score(_ context.Context, cs *framework.CycleState, pod *corev1.Pod, ni *framework.NodeInfo) (int64, *framework.Status) {
 	s, err := readState(cs)
 	if err != nil {
 		return 0, framework.AsStatus(err)
-	}
-	ni, err := pl.h.SnapshotSharedLister().Get(nodeName)
-	if err != nil {
-		return 0, framework.AsStatus(fmt.Errorf("%s: get node %q: %w", Name, nodeName, err))
 	}
 	var n int64
 	for _, pi := range ni.Pods {

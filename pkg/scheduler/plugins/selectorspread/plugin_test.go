@@ -131,7 +131,7 @@ func TestScore(t *testing.T) {
 			}
 			var scores framework.NodeScoreList
 			for _, n := range tc.nodes {
-				sc, s := pl.Score(ctx, cs, tc.pod, n.Name)
+				sc, s := pl.Score(ctx, cs, tc.pod, snap.NodeInfo(n.Name))
 				if !s.IsSuccess() {
 					t.Fatal(s.AsError())
 				}

@@ -86,13 +86,10 @@ func (*TaintToleration) PreScore(_ context.Context, state *framework.CycleState,
 
 // Score counts the node's PreferNoSchedule taints the pod does not
 // tolerate; NormalizeScore turns fewer into higher.
-func (pl *TaintToleration) Score(_ context.Context, state *framework.CycleState, pod *corev1.Pod, nodeName string) (int64, *framework.Status) {
-	ni, err := pl.h.SnapshotSharedLister().Get(nodeName)
-	if err != nil {
-		return 0, framework.AsStatus(fmt.Errorf("%s: getting node %q from the snapshot: %w", Name, nodeName, err))
-	}
-	if ni.Node() == nil {
-		return 0, framework.AsStatus(fmt.Errorf("%s: node %q not found", Name, nodeName))
+func (pl *TaintToleration) Score(_ context.Context, state *framework.CycleState, pod *corev1.Pod, ni *framework.NodeInfo) (int64, *framework.Status) {
+	taints := ni.Node().Spec.Taints
+	if len(taints) == 0 {
+		return 0, nil
 	}
 	var tols preScoreState
 	if v, err := state.Read(preScoreKey); err == nil {
@@ -101,8 +98,8 @@ func (pl *TaintToleration) Score(_ context.Context, state *framework.CycleState,
 		tols = softTolerations(pod.Spec.Tolerations)
 	}
 	var n int64
-	for i := range ni.Node().Spec.Taints {
-		t := &ni.Node().Spec.Taints[i]
+	for i := range taints {
+		t := &taints[i]
 		if t.Effect == corev1.TaintEffectPreferNoSchedule && !corev1.TolerationsTolerateTaint(tols, t) {
 			n++
 		}

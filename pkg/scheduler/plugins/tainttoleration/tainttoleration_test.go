@@ -155,7 +155,7 @@ func TestScore(t *testing.T) {
 			}
 			var got framework.NodeScoreList
 			for _, n := range tt.nodes {
-				score, s := pl.Score(ctx, state, tt.pod, n.Name)
+				score, s := pl.Score(ctx, state, tt.pod, snap.NodeInfo(n.Name))
 				if !s.IsSuccess() {
 					t.Fatalf("Score(%s) = %v", n.Name, s.Message())
 				}
@@ -168,13 +168,6 @@ func TestScore(t *testing.T) {
 				t.Errorf("scores (-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-func TestScoreUnknownNode(t *testing.T) {
-	pl := &TaintToleration{h: st.NewHandle(st.NewSnapshot(nil, nil))}
-	if _, s := pl.Score(context.Background(), framework.NewCycleState(), st.MakePod().Obj(), "gone"); s.Code() != framework.Error {
-		t.Errorf("Score of an unknown node = %v, want Error", s.Code())
 	}
 }
 
