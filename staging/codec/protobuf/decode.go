@@ -116,13 +116,14 @@ func consumeVarint(typ Type, data []byte) (v uint64, rest []byte, err error) {
 	return v, data[n:], nil
 }
 
-// ReadString decodes a string field into *dst.
+// ReadString decodes a string field into *dst: a copy of the input, which
+// may be shared with other decoded strings (see intern).
 func ReadString[S ~string](typ Type, data []byte, dst *S) ([]byte, error) {
 	v, rest, err := consumeBytes(typ, data)
 	if err != nil {
 		return nil, err
 	}
-	*dst = S(v)
+	*dst = S(intern(v))
 	return rest, nil
 }
 
