@@ -13,6 +13,7 @@ package protobuf
 
 import (
 	"slices"
+	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -173,9 +174,12 @@ func AppendRawExtension[B ~[]byte](b []byte, num Number, raw B) []byte {
 	return fixLength(b, start)
 }
 
-// sortedKeys returns m's keys in ascending byte order.
-func sortedKeys[K ~string, V any](m map[K]V) []K {
-	keys := make([]K, 0, len(m))
+// smallMap is the size of map whose keys are sorted in a buffer on the
+// stack rather than in an allocated slice.
+const smallMap = 8
+
+// appendSortedKeys appends m's keys to keys in ascending byte order.
+func appendSortedKeys[K ~string, V any](keys []K, m map[K]V) []K {
 	for k := range m {
 		keys = append(keys, k)
 	}
@@ -194,29 +198,53 @@ func appendEntry[K ~string](b []byte, num Number, key K, value func([]byte) []by
 }
 
 // AppendStringMap appends one entry per key of m, sorted by key; both key
-// and value are always written.
+// and value are always written. The entry's size is known up front, so its
+// length is written first rather than fixed up after.
 func AppendStringMap[K ~string, V ~string](b []byte, num Number, m map[K]V) []byte {
-	for _, k := range sortedKeys(m) {
-		b = appendEntry(b, num, k, func(b []byte) []byte { return AppendString(b, 2, m[k]) })
+	var buf [smallMap]K
+	for _, k := range appendSortedKeys(buf[:0], m) {
+		b = protowire.AppendTag(b, num, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(stringFieldSize(1, len(k))+stringFieldSize(2, len(m[k]))))
+		b = AppendString(AppendString(b, 1, k), 2, m[k])
 	}
 	return b
+}
+
+// stringFieldSize is the encoded size of a string field numbered num
+// holding n bytes.
+func stringFieldSize(num Number, n int) int {
+	return protowire.SizeTag(num) + protowire.SizeBytes(n)
 }
 
 // AppendBytesMap appends one entry per key of m, sorted by key; a nil value
 // leaves the entry without field 2.
 func AppendBytesMap[K ~string, V ~[]byte](b []byte, num Number, m map[K]V) []byte {
-	for _, k := range sortedKeys(m) {
+	var buf [smallMap]K
+	for _, k := range appendSortedKeys(buf[:0], m) {
 		b = appendEntry(b, num, k, func(b []byte) []byte { return AppendBytes(b, 2, m[k]) })
 	}
 	return b
 }
 
 // AppendMessageMap appends one entry per key of m, sorted by key; the value
-// message is always written.
+// message is always written. The entries are copied out of the map into one
+// slice (a map value is not addressable), not one allocation per value.
 func AppendMessageMap[K ~string, V any, P messagePtr[V]](b []byte, num Number, m map[K]V) []byte {
-	for _, k := range sortedKeys(m) {
-		v := m[k]
-		b = appendEntry(b, num, k, func(b []byte) []byte { return AppendMessage(b, 2, P(&v)) })
+	if len(m) == 0 {
+		return b
+	}
+	type entry struct {
+		k K
+		v V
+	}
+	entries := make([]entry, 0, len(m))
+	for k, v := range m {
+		entries = append(entries, entry{k, v})
+	}
+	slices.SortFunc(entries, func(x, y entry) int { return strings.Compare(string(x.k), string(y.k)) })
+	for i := range entries {
+		e := &entries[i]
+		b = appendEntry(b, num, e.k, func(b []byte) []byte { return AppendMessage(b, 2, P(&e.v)) })
 	}
 	return b
 }
