@@ -48,6 +48,16 @@ func NewClient(cfg *Config) (*Client, error) {
 	}, nil
 }
 
+// WithOwnRateLimit returns a client that shares c's settings and
+// connections but takes its tokens from a rate limiter of its own, with
+// c's QPS and burst: for traffic that must not slow c's down, such as a
+// daemon's events (upstream gives them a client of their own too).
+func (c *Client) WithOwnRateLimit() *Client {
+	n := *c
+	n.limiter = newLimiter(c.cfg.QPS, c.cfg.Burst, c.cfg.Clock)
+	return &n
+}
+
 // Verb starts a request with the HTTP method verb.
 func (c *Client) Verb(verb string) *Request {
 	return &Request{c: c, verb: verb, params: url.Values{}, header: http.Header{}}

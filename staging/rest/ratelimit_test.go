@@ -132,3 +132,35 @@ func TestRetriesWaitForTokens(t *testing.T) {
 		t.Fatalf("attempts %d, token waits %d totalling %v; want 4, 4, 300ms", count.Load(), n, total)
 	}
 }
+
+// TestWithOwnRateLimit: a derived client's requests take no tokens from
+// the original's bucket, and it has a full bucket of its own.
+func TestWithOwnRateLimit(t *testing.T) {
+	srv := okServer(t)
+	clock, metrics := newFakeClock(), &waitMetrics{}
+	c := testClient(t, srv, func(c *Config) { c.QPS, c.Burst, c.Clock, c.Metrics = 10, 5, clock, metrics })
+	own := c.WithOwnRateLimit()
+	get := func(c *Client) {
+		t.Helper()
+		if err := c.Get().AbsPath("/healthz").Do(t.Context()).Error(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := clock.Now()
+	for range 5 {
+		get(own)
+	}
+	if d := clock.Now().Sub(start); d != 0 {
+		t.Fatalf("the derived client's burst of 5 waited %v", d)
+	}
+	for range 5 {
+		get(c)
+	}
+	if d := clock.Now().Sub(start); d != 0 {
+		t.Errorf("the original's burst of 5 waited %v after the derived client spent its own", d)
+	}
+	get(own)
+	if d := clock.Now().Sub(start); !within(d, 100*time.Millisecond, 0.05) {
+		t.Errorf("the derived client's sixth request waited %v, want 100ms (QPS 10)", d)
+	}
+}

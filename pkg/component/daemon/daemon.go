@@ -260,7 +260,9 @@ func (s *Spec) deps(ctx context.Context, lg *zap.Logger, p parsed) (*Deps, error
 	events := record.NewBroadcaster(record.Options{OnError: func(ev *corev1.Event, err error) {
 		lg.Debug("event dropped", zap.String("reason", ev.Reason), zap.Error(err))
 	}})
-	events.StartRecordingToSink(context.WithoutCancel(ctx), record.NewRESTSink(rc))
+	// Events get their own rate limit: under load they are dropped when
+	// their queue is full instead of taking tokens from the work.
+	events.StartRecordingToSink(context.WithoutCancel(ctx), record.NewRESTSink(rc.WithOwnRateLimit()))
 	host, _ := os.Hostname()
 	return &Deps{
 		Logger: lg, Registry: reg, Shared: p.shared, Own: p.own,
