@@ -96,7 +96,8 @@ const rounds = 5
 // transactions). The API server is driven twice: with JSON bodies over a
 // plain keep-alive HTTP client ("api"), and through the staging typed client
 // with protobuf bodies, as the platform's daemons write ("proto"; pods
-// only). Each sub-benchmark reports every side and the API server's
+// only), and an HTTP front end that only relays to etcd ("floor",
+// floor_test.go). Each sub-benchmark reports every side and the API server's
 // throughput as a fraction of etcd's (api/etcd, proto/etcd); a markdown
 // table of all figures is printed at the end.
 func BenchmarkAPIServerVsEtcd(b *testing.B) {
@@ -142,6 +143,7 @@ func BenchmarkAPIServerVsEtcd(b *testing.B) {
 		}
 		sides = append(sides, &side{name: "proto", t: proto, names: protoObjectName})
 	}
+	sides = append(sides, &side{name: "floor", t: startFloor(b, raw, bodies), names: floorObjectName})
 	sides = onlySides(sides, os.Getenv(envSides))
 	results := map[cell]*result{}
 	var seq atomic.Int64
@@ -197,9 +199,9 @@ func BenchmarkAPIServerVsEtcd(b *testing.B) {
 	printTable(os.Stdout, k.resource, results)
 }
 
-// envSides, when set, names the API sides to run besides etcd
-// ("api", "proto" or "api,proto"), so that a CPU profile shows one
-// encoding's server path alone.
+// envSides, when set, names the sides to run besides etcd ("api",
+// "proto", "floor", or several separated by commas), so that a CPU
+// profile shows one encoding's server path alone.
 const envSides = "PLATFORM_BENCH_SIDES"
 
 // onlySides keeps etcd and the sides named in the comma-separated list;
