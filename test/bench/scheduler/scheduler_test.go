@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"sync"
 	"sync/atomic"
@@ -40,7 +41,27 @@ type scale struct{ nodes, pods int }
 type variant struct {
 	name string
 	pod  func(i int) *corev1.Pod
+	// config, when set, is the scheduler's --config file.
+	config string
 }
+
+// floorConfig is a profile without filter and score plugins: the
+// scheduler pops each pod, takes the first node it looks at, binds it and
+// records the event, so its rate is what the rest of the path (queue,
+// informers, binding, event, API server) allows, the ceiling of any
+// plugin set on this machine.
+const floorConfig = `apiVersion: scheduler.config.platform.io/v1
+kind: SchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    multiPoint:
+      disabled: [{name: "*"}]
+    queueSort:
+      enabled: [{name: PrioritySort}]
+    bind:
+      enabled: [{name: DefaultBinder}]
+`
 
 func basePod(name, schedulerName string) *corev1.Pod {
 	zero := int64(0)
@@ -52,12 +73,15 @@ func basePod(name, schedulerName string) *corev1.Pod {
 	}
 }
 
+func plainPod(i int) *corev1.Pod { return basePod(fmt.Sprintf("p-%06d", i), corev1.DefaultSchedulerName) }
+
 func group(i int) string { return fmt.Sprintf("g%d", i%groups) }
 
 func variants() []variant {
 	return []variant{
-		{"plain", func(i int) *corev1.Pod { return basePod(fmt.Sprintf("p-%06d", i), corev1.DefaultSchedulerName) }},
-		{"node-affinity", func(i int) *corev1.Pod {
+		{name: "plain", pod: plainPod},
+		{name: "floor-no-plugins", pod: plainPod, config: floorConfig},
+		{name: "node-affinity", pod: func(i int) *corev1.Pod {
 			p := basePod(fmt.Sprintf("p-%06d", i), corev1.DefaultSchedulerName)
 			p.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{
 				RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
@@ -65,7 +89,7 @@ func variants() []variant {
 				}}}}}
 			return p
 		}},
-		{"pod-anti-affinity", func(i int) *corev1.Pod {
+		{name: "pod-anti-affinity", pod: func(i int) *corev1.Pod {
 			p := basePod(fmt.Sprintf("p-%06d", i), corev1.DefaultSchedulerName)
 			p.Labels["color"] = group(i)
 			p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
@@ -73,7 +97,7 @@ func variants() []variant {
 					LabelSelector: &meta.LabelSelector{MatchLabels: map[string]string{"color": group(i)}}, TopologyKey: hostLabel}}}}
 			return p
 		}},
-		{"topology-spread", func(i int) *corev1.Pod {
+		{name: "topology-spread", pod: func(i int) *corev1.Pod {
 			p := basePod(fmt.Sprintf("p-%06d", i), corev1.DefaultSchedulerName)
 			p.Labels["app"] = group(i)
 			p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: zoneLabel,
@@ -120,6 +144,15 @@ func runOnce(b *testing.B, sc scale, v variant) (schedRate, bindRate float64) {
 	})
 	o := app.NewOptions()
 	o.Port = 0
+	if v.config != "" {
+		o.Config = filepath.Join(b.TempDir(), "scheduler.yaml")
+		if err := os.WriteFile(o.Config, []byte(v.config), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		if err := o.LoadFile(o.Config, d.Shared); err != nil {
+			b.Fatal(err)
+		}
+	}
 	d.Own = o
 	s, err := app.NewScheduler(d, o)
 	if err != nil {
