@@ -73,7 +73,9 @@ func basePod(name, schedulerName string) *corev1.Pod {
 	}
 }
 
-func plainPod(i int) *corev1.Pod { return basePod(fmt.Sprintf("p-%06d", i), corev1.DefaultSchedulerName) }
+func plainPod(i int) *corev1.Pod {
+	return basePod(fmt.Sprintf("p-%06d", i), corev1.DefaultSchedulerName)
+}
 
 func group(i int) string { return fmt.Sprintf("g%d", i%groups) }
 

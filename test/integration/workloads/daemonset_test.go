@@ -13,7 +13,6 @@ import (
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/intstr"
 	"platform.io/client/api/meta"
-
 )
 
 func worker(name string, taints ...corev1.Taint) *corev1.Node {
