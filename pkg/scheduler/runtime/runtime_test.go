@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -362,5 +363,24 @@ func TestParallelizerCoversEveryPiece(t *testing.T) {
 	NewParallelizer(1).Until(ctx, 10, func(int) { ran++ })
 	if ran != 0 {
 		t.Errorf("cancelled: %d pieces ran", ran)
+	}
+}
+
+// TestBuildRejectsTooManyFilters: a cycle keeps skipped filters as bits,
+// so a profile may enable at most 64 filter plugins; more fail at start.
+func TestBuildRejectsTooManyFilters(t *testing.T) {
+	for _, n := range []int{maxFilterPlugins, maxFilterPlugins + 1} {
+		// The binder is a fake, which filters too.
+		plugins := []framework.Plugin{&sorter{name: "Sort"}, &fake{name: "Bind", bind: framework.NewStatus(framework.Success)}}
+		names := []string{"Sort", "Bind"}
+		for i := range n - 1 {
+			name := fmt.Sprintf("F%02d", i)
+			plugins = append(plugins, filterOnly{name})
+			names = append(names, name)
+		}
+		_, err := build(t, registry(plugins...), multi(names...))
+		if tooMany := n > maxFilterPlugins; (err != nil) != tooMany || (tooMany && !errors.Is(err, ErrConfig)) {
+			t.Errorf("%d filter plugins: err = %v", n, err)
+		}
 	}
 }
