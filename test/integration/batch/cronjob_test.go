@@ -9,6 +9,7 @@ import (
 	batchv1beta1 "platform.io/client/api/batch/v1beta1"
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
+	"platform.io/client/client"
 
 	"platform.io/platform/pkg/component/daemon"
 	"platform.io/platform/pkg/controller"
@@ -183,9 +184,15 @@ func TestCronJob_ReplaceAndDeadline(t *testing.T) {
 	if _, err := d.Clients.CronJobs.Namespace(ns).Update(ctx, cj, meta.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, ctx, "the suspension seen", func() (bool, error) {
-		cj, err := d.Clients.CronJobs.Namespace(ns).Get(ctx, "swap", meta.GetOptions{})
-		return err == nil && cj.Spec.Suspend != nil && *cj.Spec.Suspend, err
+	// The loop reads its informer's cache, which can trail the API server:
+	// wait until the cache has the suspension before the next slot comes.
+	inf, err := client.Inform(d.Informers, d.Clients.CronJobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, ctx, "the suspension seen by the loop's informer", func() (bool, error) {
+		cj, err := inf.Lister().Namespace(ns).Get("swap")
+		return err == nil && cj.Spec.Suspend != nil && *cj.Spec.Suspend, nil
 	})
 	clock.Set(start.Add(4*time.Minute + time.Second))
 	loop.Enqueue(ns + "/swap")
