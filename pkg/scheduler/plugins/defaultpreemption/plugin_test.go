@@ -301,6 +301,9 @@ func TestPreemption(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			snap := st.NewSnapshot(tc.pods, tc.nodes)
 			h := st.NewHandle(snap)
+			// One worker: the dry run stops at the first num candidates
+			// found, which with several workers is a race (as upstream).
+			h.Workers = 1
 			h.Filters = []framework.FilterPlugin{cpuFit{}}
 			for _, f := range tc.plugins {
 				p, err := f(nil, h)
