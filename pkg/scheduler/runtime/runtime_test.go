@@ -384,3 +384,24 @@ func TestBuildRejectsTooManyFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestTimedNodes: a sampled cycle times the filter calls of its first
+// maxTimedNodes nodes and, separately, the score calls of its first
+// maxTimedNodes nodes; an unsampled cycle times none.
+func TestTimedNodes(t *testing.T) {
+	if timedNode(context.Background(), false) || timedNode(context.Background(), true) {
+		t.Fatal("an unsampled cycle timed a node")
+	}
+	ctx := WithPluginMetrics(context.Background())
+	for _, score := range []bool{false, true} {
+		n := 0
+		for range 3 * maxTimedNodes {
+			if timedNode(ctx, score) {
+				n++
+			}
+		}
+		if n != maxTimedNodes {
+			t.Errorf("score=%v: %d nodes timed, want %d", score, n, maxTimedNodes)
+		}
+	}
+}

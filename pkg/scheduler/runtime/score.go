@@ -58,10 +58,10 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *framework.CycleS
 	var once sync.Once
 	var failed *framework.Status
 	fail := func(s *framework.Status) { once.Do(func() { failed = s; cancel() }) }
-	rec := sampled(ctx)
 	f.Parallelize(ctx, len(nodes), func(n int) {
 		ni := nodes[n]
 		name := ni.Node().Name
+		rec := timedNode(ctx, true)
 		for i, pl := range active {
 			var t time.Time
 			if rec {
