@@ -40,13 +40,26 @@ func (c Code) String() string {
 type Status struct {
 	code    Code
 	reasons []string
-	err     error
-	plugin  string
+	// one holds the reason of a status with one, the common case: filters
+	// reject thousands of nodes per pod in large clusters, and a reason
+	// list of its own would be a second allocation per rejection.
+	one    [1]string
+	err    error
+	plugin string
 }
 
-// NewStatus returns a status with the code and reasons.
+// NewStatus returns a status with the code and (a copy of) the reasons.
 func NewStatus(code Code, reasons ...string) *Status {
-	return &Status{code: code, reasons: reasons}
+	s := &Status{code: code}
+	switch len(reasons) {
+	case 0:
+	case 1:
+		s.one[0] = reasons[0]
+		s.reasons = s.one[:]
+	default:
+		s.reasons = append([]string(nil), reasons...)
+	}
+	return s
 }
 
 // AsStatus wraps an internal error; nil gives nil (Success).
