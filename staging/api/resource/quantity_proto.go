@@ -1,10 +1,8 @@
 package resource
 
 import (
-	"hash/maphash"
-	"sync/atomic"
-
 	"platform.io/client/codec/protobuf"
+	"platform.io/client/internal/intern"
 )
 
 // MarshalProto appends q as upstream's Quantity message {string string = 1},
@@ -36,13 +34,12 @@ func (q *Quantity) UnmarshalProto(data []byte) error {
 // The decoding cache. Objects repeat a handful of quantities ("100m",
 // "128Mi", "110", a node type's capacity) over and over, and every decode
 // used to copy and parse the string afresh. wireCache remembers, in each of
-// wireCacheSlots hash buckets, the last quantity admitted there: a lookup
-// hashes the wire bytes, loads the bucket's entry and compares its text,
-// with no lock and no allocation. A miss parses; the result is admitted
-// only when the same text missed in that bucket just before, so values
-// seen once (unique to an object) cost a hash and an atomic store but no
-// allocation, and cannot push the common ones out. The cache is bounded:
-// at most one entry per bucket.
+// wireCacheSlots hash buckets, the last quantity admitted there, keyed by
+// its wire text: a hit costs a hash and a comparison, with no lock and no
+// allocation. A miss parses; the result is admitted on the text's second
+// consecutive miss in its bucket (see intern.Table), so values seen once
+// (unique to an object) cost no allocation and cannot push the common ones
+// out. The cache is bounded: at most one entry per bucket.
 //
 // Sharing a cached Quantity is safe because a Quantity value owns no
 // mutable memory once it holds no big.Int: its text and Format are
@@ -54,45 +51,19 @@ const (
 	wireCacheMaxLen = 32   // longer strings are parsed every time
 )
 
-// wireEntry is an immutable cache entry: text parses to q.
-type wireEntry struct {
-	text string
-	q    Quantity
-}
-
-// wireSlot is one bucket of the cache.
-type wireSlot struct {
-	entry atomic.Pointer[wireEntry]
-	// missed is the hash of the text that last missed here, the candidate
-	// for admission.
-	missed atomic.Uint64
-}
-
-var (
-	wireCache     [wireCacheSlots]wireSlot
-	wireCacheSeed = maphash.MakeSeed()
-)
+var wireCache = intern.New[Quantity](wireCacheSlots, wireCacheMaxLen)
 
 // parseWire returns ParseQuantity(string(text)), from the cache when it
 // can. It keeps no reference to text.
 func parseWire(text []byte) (Quantity, error) {
-	if len(text) == 0 || len(text) > wireCacheMaxLen {
-		return ParseQuantity(string(text))
-	}
-	h := maphash.Bytes(wireCacheSeed, text)
-	slot := &wireCache[h&(wireCacheSlots-1)]
-	if e := slot.entry.Load(); e != nil && e.text == string(text) {
-		return e.q, nil
+	e, miss := wireCache.Lookup(text)
+	if e != nil {
+		return e.Val, nil
 	}
 	s := string(text)
 	q, err := ParseQuantity(s)
-	if err != nil || q.b != nil {
-		return q, err
+	if err == nil && q.b == nil {
+		wireCache.Admit(miss, s, q)
 	}
-	if slot.missed.Load() == h {
-		slot.entry.Store(&wireEntry{text: s, q: q})
-	} else {
-		slot.missed.Store(h)
-	}
-	return q, nil
+	return q, err
 }

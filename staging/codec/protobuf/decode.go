@@ -117,13 +117,13 @@ func consumeVarint(typ Type, data []byte) (v uint64, rest []byte, err error) {
 }
 
 // ReadString decodes a string field into *dst: a copy of the input, which
-// may be shared with other decoded strings (see intern).
+// may be shared with other decoded strings (see internString).
 func ReadString[S ~string](typ Type, data []byte, dst *S) ([]byte, error) {
 	v, rest, err := consumeBytes(typ, data)
 	if err != nil {
 		return nil, err
 	}
-	*dst = S(intern(v))
+	*dst = S(internString(v))
 	return rest, nil
 }
 

@@ -2,19 +2,19 @@ package protobuf
 
 import (
 	"fmt"
-	"hash/maphash"
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
-// TestIntern checks that intern returns the input's text, whatever the
+// TestIntern checks that internString returns the input's text, whatever the
 // table holds, for strings of every length around the limits.
 func TestIntern(t *testing.T) {
 	tests := []string{"", "a", "ab", "True", "node.kubernetes.io/not-ready", strings.Repeat("x", internMaxLen), strings.Repeat("y", internMaxLen+1)}
 	for _, s := range tests {
 		for pass := range 3 { // miss, admit, hit
-			if got := intern([]byte(s)); got != s {
+			if got := internString([]byte(s)); got != s {
 				t.Errorf("%q, pass %d: got %q", s, pass, got)
 			}
 		}
@@ -27,7 +27,7 @@ func TestInternCopies(t *testing.T) {
 	for _, s := range []string{"Running", "kube-system", strings.Repeat("z", internMaxLen+5)} {
 		for pass := range 3 {
 			b := []byte(s)
-			got := intern(b)
+			got := internString(b)
 			for i := range b {
 				b[i] = '!'
 			}
@@ -38,27 +38,25 @@ func TestInternCopies(t *testing.T) {
 	}
 }
 
-// TestInternAdmission checks that a string is kept on its second miss in a
-// row, and that a long one never is.
+// TestInternAdmission checks that a string is shared from its second miss
+// in a row on, that a long one never is, and that a one-byte one is not
+// stored (it costs no allocation anyway).
 func TestInternAdmission(t *testing.T) {
 	tests := []struct {
-		s    string
-		kept []bool // after each of three calls
+		s      string
+		shared []bool // whether each call returns the previous call's string
 	}{
-		{"ContainersReady", []bool{false, true, true}},
+		{"intern-admission-test", []bool{false, true, true}},
 		{strings.Repeat("L", internMaxLen+1), []bool{false, false, false}},
 	}
 	for _, tt := range tests {
-		b := []byte(tt.s)
-		slot := &internTable[maphash.Bytes(internSeed, b)&(internSlots-1)]
-		slot.s.Store(nil)
-		slot.missed.Store(0)
-		for i, want := range tt.kept {
-			intern(b)
-			p := slot.s.Load()
-			if got := p != nil && *p == tt.s; got != want {
-				t.Errorf("%.20q after call %d: kept %v, want %v", tt.s, i+1, got, want)
+		prev := internString([]byte(tt.s)) // the first miss
+		for i, want := range tt.shared {
+			got := internString([]byte(tt.s))
+			if same := unsafe.StringData(got) == unsafe.StringData(prev); same != want {
+				t.Errorf("%.20q, call %d: shared %v, want %v", tt.s, i+2, same, want)
 			}
+			prev = got
 		}
 	}
 }
@@ -79,7 +77,7 @@ func TestInternConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range inputs {
 				b := inputs[(i*5+g*977)%len(inputs)]
-				if got := intern(b); got != string(b) {
+				if got := internString(b); got != string(b) {
 					mu.Lock()
 					bad = append(bad, fmt.Sprintf("%q: got %q", b, got))
 					mu.Unlock()
