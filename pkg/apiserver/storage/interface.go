@@ -118,6 +118,12 @@ type WatchOptions struct {
 	// InitialState first sends an Added event for every existing object
 	// (at the revision the watch starts from), then the changes.
 	InitialState bool
+	// NoPrevious is for a caller that keeps the previous value of every
+	// key itself (the watch cache): events then carry no PrevValue, and a
+	// Deleted event no Value, which spares etcd a read of the previous
+	// revision per change and halves what it sends. It cannot be combined
+	// with a Predicate, which needs the previous values.
+	NoPrevious bool
 }
 
 // ProgressRequester is implemented by watchers that can be asked to send a

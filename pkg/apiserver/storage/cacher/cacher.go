@@ -162,7 +162,7 @@ func (c *Cacher) listAndWatch(ctx context.Context) error {
 		}
 		lo.StartKey, lo.Revision = res.NextKey, res.Revision
 	}
-	w, err := c.cfg.Backend.Watch(ctx, c.cfg.Prefix, storage.WatchOptions{Revision: rev, Prefix: true, ProgressNotify: true})
+	w, err := c.cfg.Backend.Watch(ctx, c.cfg.Prefix, storage.WatchOptions{Revision: rev, Prefix: true, ProgressNotify: true, NoPrevious: true})
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}
@@ -207,6 +207,8 @@ func (c *Cacher) progress(rev int64) {
 
 // apply records one change and sends it to the watchers. An added or
 // modified object and its event share one memo, as they are one version.
+// The previous value of a change, and the last value of a deleted object,
+// come from the cache: the watch does not carry them.
 func (c *Cacher) apply(e storage.Event) error {
 	e.Memo = storage.NewMemo()
 	ev := &event{Event: e}
@@ -219,15 +221,17 @@ func (c *Cacher) apply(e storage.Event) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.items.Get(&entry{kv: storage.KV{Key: e.Key}}); ok {
+	old, ok := c.items.Get(&entry{kv: storage.KV{Key: e.Key}})
+	if ok {
 		ev.prevAttrs, ev.hasPrev = old.attrs, true
-		if e.PrevValue == nil {
-			ev.PrevValue = old.kv.Value
-		}
+		ev.PrevValue = old.kv.Value
 	}
 	switch e.Type {
 	case storage.Deleted:
-		ev.attrs = ev.prevAttrs
+		if !ok {
+			return fmt.Errorf("delete of %s at revision %d, which the cache does not hold", e.Key, e.Revision)
+		}
+		ev.attrs, ev.Value, ev.PrevValue = ev.prevAttrs, old.kv.Value, nil
 		c.items.Delete(&entry{kv: storage.KV{Key: e.Key}})
 	default:
 		c.items.ReplaceOrInsert(&entry{kv: storage.KV{Key: e.Key, Value: e.Value, Revision: e.Revision, Memo: e.Memo}, attrs: ev.attrs})

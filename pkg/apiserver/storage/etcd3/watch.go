@@ -50,8 +50,11 @@ func (w *watcher) Stop() {
 }
 
 // Watch implements storage.Watchable with one etcd watch, asking for
-// previous values so deletes carry the last state.
+// previous values so deletes carry the last state, unless opts.NoPrevious.
 func (s *Store) Watch(ctx context.Context, key string, opts storage.WatchOptions) (storage.Watcher, error) {
+	if opts.NoPrevious && !opts.Predicate.Empty() {
+		return nil, errors.New("etcd3: a watch without previous values cannot filter")
+	}
 	var initial []storage.Event
 	if opts.InitialState {
 		var err error
@@ -60,7 +63,10 @@ func (s *Store) Watch(ctx context.Context, key string, opts storage.WatchOptions
 		}
 	}
 	wctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
-	eopts := []clientv3.OpOption{clientv3.WithPrevKV()}
+	var eopts []clientv3.OpOption
+	if !opts.NoPrevious {
+		eopts = append(eopts, clientv3.WithPrevKV())
+	}
 	if opts.Prefix {
 		eopts = append(eopts, clientv3.WithPrefix())
 	}
