@@ -24,6 +24,8 @@ type Store struct {
 	lg      *zap.Logger
 	client  *clientv3.Client
 	latency *prometheus.HistogramVec
+	// leases attaches keys with a time to live to shared etcd leases.
+	leases *leases
 	// trustProgress is set by ProgressNotifyReliable when etcd orders
 	// progress notifications; watchers then honour RequestProgress.
 	trustProgress atomic.Bool
@@ -37,6 +39,7 @@ func New(lg *zap.Logger, client *clientv3.Client, reg prometheus.Registerer) *St
 	s := &Store{
 		lg:     lg,
 		client: client,
+		leases: &leases{client: client, now: time.Now},
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "storage_operation_duration_seconds",
 			Help:    "Latency of storage operations against etcd, by operation.",
@@ -56,16 +59,14 @@ func (s *Store) observe(op string, start time.Time) {
 // Create implements storage.Interface.
 func (s *Store) Create(ctx context.Context, key string, value []byte, ttl int64) (storage.KV, error) {
 	defer s.observe("create", time.Now())
-	opts, err := s.leaseOpts(ctx, key, ttl)
+	resp, err := s.putWithTTL(ctx, key, ttl, func(opts ...clientv3.OpOption) (*clientv3.TxnResponse, error) {
+		return s.client.Txn(ctx).
+			If(clientv3.Compare(clientv3.ModRevision(key), "=", 0)).
+			Then(clientv3.OpPut(key, string(value), opts...)).
+			Commit()
+	})
 	if err != nil {
 		return storage.KV{}, err
-	}
-	resp, err := s.client.Txn(ctx).
-		If(clientv3.Compare(clientv3.ModRevision(key), "=", 0)).
-		Then(clientv3.OpPut(key, string(value), opts...)).
-		Commit()
-	if err != nil {
-		return storage.KV{}, translate(err, key)
 	}
 	if !resp.Succeeded {
 		return storage.KV{}, storage.NewAlreadyExists(key, 0)
@@ -208,31 +209,13 @@ func (s *Store) GuaranteedUpdateFrom(ctx context.Context, key string, ttl int64,
 // putIfRevision writes value if key is still at rev, returning the current
 // state in the failed branch.
 func (s *Store) putIfRevision(ctx context.Context, key string, ttl, rev int64, value []byte) (*clientv3.TxnResponse, error) {
-	opts, err := s.leaseOpts(ctx, key, ttl)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := s.client.Txn(ctx).
-		If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
-		Then(clientv3.OpPut(key, string(value), opts...)).
-		Else(clientv3.OpGet(key)).
-		Commit()
-	if err != nil {
-		return nil, translate(err, key)
-	}
-	return resp, nil
-}
-
-// leaseOpts grants a lease of ttl seconds for a put, when ttl > 0.
-func (s *Store) leaseOpts(ctx context.Context, key string, ttl int64) ([]clientv3.OpOption, error) {
-	if ttl <= 0 {
-		return nil, nil
-	}
-	lease, err := s.client.Grant(ctx, ttl)
-	if err != nil {
-		return nil, translate(err, key)
-	}
-	return []clientv3.OpOption{clientv3.WithLease(lease.ID)}, nil
+	return s.putWithTTL(ctx, key, ttl, func(opts ...clientv3.OpOption) (*clientv3.TxnResponse, error) {
+		return s.client.Txn(ctx).
+			If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
+			Then(clientv3.OpPut(key, string(value), opts...)).
+			Else(clientv3.OpGet(key)).
+			Commit()
+	})
 }
 
 // RequestProgress asks etcd to send a progress notification on this
