@@ -53,9 +53,9 @@ func reuseSeconds(ttl int64) int64 {
 // get returns a lease that expires between ttl and ttl+reuseSeconds(ttl)
 // seconds from now, granting one when the last one does not fit.
 func (l *leases) get(ctx context.Context, ttl int64) (clientv3.LeaseID, error) {
-	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	now := l.now()
 	if l.id != clientv3.NoLease && l.used < maxPerLease &&
 		!l.expires.Before(now.Add(seconds(ttl))) && !l.expires.After(now.Add(seconds(ttl+reuseSeconds(ttl)))) {
 		l.used++
