@@ -55,13 +55,13 @@ func reuseSeconds(ttl int64) int64 {
 func (l *leases) get(ctx context.Context, ttl int64) (clientv3.LeaseID, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := l.now()
+	now, longest := l.now(), ttl+reuseSeconds(ttl)
 	if l.id != clientv3.NoLease && l.used < maxPerLease &&
-		!l.expires.Before(now.Add(seconds(ttl))) && !l.expires.After(now.Add(seconds(ttl+reuseSeconds(ttl)))) {
+		!l.expires.Before(now.Add(seconds(ttl))) && !l.expires.After(now.Add(seconds(longest))) {
 		l.used++
 		return l.id, nil
 	}
-	resp, err := l.client.Grant(ctx, ttl+reuseSeconds(ttl))
+	resp, err := l.client.Grant(ctx, longest)
 	if err != nil {
 		return clientv3.NoLease, err
 	}

@@ -59,12 +59,7 @@ func (s *Store) observe(op string, start time.Time) {
 // Create implements storage.Interface.
 func (s *Store) Create(ctx context.Context, key string, value []byte, ttl int64) (storage.KV, error) {
 	defer s.observe("create", time.Now())
-	resp, err := s.putWithTTL(ctx, key, ttl, func(opts ...clientv3.OpOption) (*clientv3.TxnResponse, error) {
-		return s.client.Txn(ctx).
-			If(clientv3.Compare(clientv3.ModRevision(key), "=", 0)).
-			Then(clientv3.OpPut(key, string(value), opts...)).
-			Commit()
-	})
+	resp, err := s.putIfRevision(ctx, key, ttl, 0, value)
 	if err != nil {
 		return storage.KV{}, err
 	}
@@ -206,8 +201,8 @@ func (s *Store) GuaranteedUpdateFrom(ctx context.Context, key string, ttl int64,
 	}
 }
 
-// putIfRevision writes value if key is still at rev, returning the current
-// state in the failed branch.
+// putIfRevision writes value if key is still at rev (0: absent),
+// returning the current state in the failed branch.
 func (s *Store) putIfRevision(ctx context.Context, key string, ttl, rev int64, value []byte) (*clientv3.TxnResponse, error) {
 	return s.putWithTTL(ctx, key, ttl, func(opts ...clientv3.OpOption) (*clientv3.TxnResponse, error) {
 		return s.client.Txn(ctx).
