@@ -7,10 +7,19 @@ DAEMONS   := $(patsubst cmd/%/main.go,%,$(wildcard cmd/*/main.go))
 # Test tools the e2e suite and make run use, built beside the daemons.
 TOOLS     := $(wildcard test/simnode/cmd/*/main.go)
 TEST_TIMEOUT ?= 15m
-VERSION   ?= v1.32.0-platform.$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
-LDFLAGS   := -X platform.io/platform/pkg/apiserver/server.gitVersion=$(VERSION) \
-             -X platform.io/platform/pkg/apiserver/server.gitCommit=$(shell git rev-parse HEAD 2>/dev/null) \
-             -X platform.io/platform/pkg/apiserver/server.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+# The build's version, stamped into every binary (pkg/component/version):
+# the API server's /version, each daemon's --version, start log and
+# User-Agent all report it. A tree with uncommitted changes is "dirty" and
+# its version says so. BUILD_DATE may be pinned for reproducible builds.
+GIT_COMMIT     := $(shell git rev-parse HEAD 2>/dev/null)
+GIT_TREE_STATE := $(if $(shell git status --porcelain --untracked-files=no 2>/dev/null),dirty,clean)
+VERSION        ?= v1.32.0-platform.$(or $(shell git rev-parse --short HEAD 2>/dev/null),dev)$(if $(filter dirty,$(GIT_TREE_STATE)),-dirty)
+BUILD_DATE     ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+VERSION_PKG    := platform.io/platform/pkg/component/version
+LDFLAGS        := -X $(VERSION_PKG).gitVersion=$(VERSION) \
+                  -X $(VERSION_PKG).gitCommit=$(GIT_COMMIT) \
+                  -X $(VERSION_PKG).gitTreeState=$(GIT_TREE_STATE) \
+                  -X $(VERSION_PKG).buildDate=$(BUILD_DATE)
 
 .PHONY: all build test test-unit test-staging test-integration test-external-etcd test-e2e run bench generate verify clean
 
@@ -24,7 +33,7 @@ build:
 	done
 	@for t in $(patsubst %/main.go,%,$(TOOLS)); do \
 		echo "go build -o $(BIN)/$$(basename $$t) ./$$t"; \
-		$(GO) build -o $(BIN)/$$(basename $$t) ./$$t || exit 1; \
+		$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/$$(basename $$t) ./$$t || exit 1; \
 	done
 
 # The checks of make verify, then unit and integration tests of both

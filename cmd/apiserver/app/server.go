@@ -15,13 +15,19 @@ import (
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/pkg/apiserver/server"
 	"platform.io/platform/pkg/component/cli"
+	componentoptions "platform.io/platform/pkg/component/options"
+	"platform.io/platform/pkg/component/version"
 )
+
+// name is the binary's name, in --version and the logs.
+const name = "platform-apiserver"
 
 // NewCommand returns the platform-apiserver command.
 func NewCommand() *cobra.Command {
 	o := options.New()
+	ver := componentoptions.NewVersion()
 	cmd := &cobra.Command{
-		Use:   "platform-apiserver",
+		Use:   name,
 		Short: "Serve the cluster's resource API over etcd",
 		Long: `platform-apiserver validates and stores the cluster's API objects in etcd
 and serves the resource API (create, read, replace, patch, delete, list)
@@ -30,6 +36,9 @@ to every other component and to clients such as kubectl.`,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if ver.PrintIfRequested(cmd.OutOrStdout(), name) {
+				return nil
+			}
 			if err := o.Complete(); err != nil {
 				return err
 			}
@@ -46,11 +55,12 @@ to every other component and to clients such as kubectl.`,
 			return run(ctx, lg, o)
 		},
 	}
-	cli.AddGroups(cmd, o.FlagSets())
+	cli.AddGroups(cmd, append(o.FlagSets(), cli.Group("Misc", ver.AddFlags)))
 	return cmd
 }
 
 func run(ctx context.Context, lg *zap.Logger, o *options.Options) error {
+	lg.Info("starting", zap.String("version", version.Get().GitVersion))
 	s, err := server.New(ctx, lg, o)
 	if err != nil {
 		return err
@@ -69,7 +79,7 @@ func Main(args []string) int {
 	cmd.SetArgs(args)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &flagError{err} })
 	if err := cmd.Execute(); err != nil {
-		fmt.Fprintf(os.Stderr, "platform-apiserver: %v\n", err)
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		if _, ok := err.(*flagError); ok {
 			return 2
 		}

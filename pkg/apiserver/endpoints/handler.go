@@ -31,8 +31,6 @@ type Features struct {
 	ListChunking bool
 	// RemainingItemCount reports metadata.remainingItemCount on chunks.
 	RemainingItemCount bool
-	// ServerSideApply would accept apply patches; it is not served yet.
-	ServerSideApply bool
 }
 
 // Handler serves every registered resource and the discovery documents.

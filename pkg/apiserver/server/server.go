@@ -30,6 +30,7 @@ import (
 	"platform.io/platform/pkg/apiserver/storage/embedded"
 	"platform.io/platform/pkg/apiserver/storage/etcd3"
 	"platform.io/platform/pkg/component/certs"
+	"platform.io/platform/pkg/component/version"
 )
 
 // Server is a running API server: etcd connection, stores and listeners.
@@ -206,7 +207,7 @@ func (s *Server) buildHandler() (http.Handler, error) {
 	for i, st := range s.stores {
 		rows[i] = st.Resource
 	}
-	spec, err := openapi.Build(rows, openapi.Info{Title: "Platform", Version: gitVersion})
+	spec, err := openapi.Build(rows, openapi.Info{Title: "Platform", Version: version.Get().GitVersion})
 	if err != nil {
 		return nil, fmt.Errorf("build OpenAPI documents: %w", err)
 	}
@@ -217,7 +218,6 @@ func (s *Server) buildHandler() (http.Handler, error) {
 			DryRun:             gates.Enabled(options.DryRun),
 			ListChunking:       gates.Enabled(options.APIListChunking),
 			RemainingItemCount: gates.Enabled(options.RemainingItemCount),
-			ServerSideApply:    gates.Enabled(options.ServerSideApply),
 		},
 	}, s.stores)
 	metrics := newRequestMetrics(s.registry)

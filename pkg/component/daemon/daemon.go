@@ -56,7 +56,7 @@ type Spec struct {
 	Short, Long string
 	Defaults    options.Defaults
 	// NewFeatures returns the daemon's feature gates at their defaults;
-	// nil for none.
+	// nil for none, and --feature-gates then rejects every name.
 	NewFeatures func() *featuregate.Gate
 	// NewOptions returns the daemon's own options at their defaults.
 	NewOptions func() Options
@@ -102,7 +102,7 @@ type parsed struct {
 }
 
 func (s *Spec) fresh() parsed {
-	var gate *featuregate.Gate
+	gate := featuregate.New(nil)
 	if s.NewFeatures != nil {
 		gate = s.NewFeatures()
 	}
@@ -119,6 +119,20 @@ func Main(s Spec, args []string) int {
 
 // Execute is Main writing to stdout and stderr.
 func Execute(s Spec, args []string, stdout, stderr io.Writer) int {
+	if err := NewCommand(s, args, stdout, stderr).Execute(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", s.Name, err)
+		if errors.As(err, new(*flagError)) {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+// NewCommand returns the daemon's command over args, its flags in the
+// groups --help shows (cli.Groups lists them, for the flag reference).
+// Flag errors it returns make Execute exit with code 2.
+func NewCommand(s Spec, args []string, stdout, stderr io.Writer) *cobra.Command {
 	p := s.fresh()
 	cmd := &cobra.Command{
 		Use: s.Name, Short: s.Short, Long: s.Long,
@@ -139,14 +153,7 @@ func Execute(s Spec, args []string, stdout, stderr io.Writer) int {
 	cli.AddGroups(cmd, p.groups)
 	cmd.SetArgs(args)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &flagError{err} })
-	if err := cmd.Execute(); err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", s.Name, err)
-		if errors.As(err, new(*flagError)) {
-			return 2
-		}
-		return 1
-	}
-	return 0
+	return cmd
 }
 
 // complete applies the configuration file, if the daemon has one and a
@@ -236,7 +243,7 @@ func (s *Spec) deps(ctx context.Context, lg *zap.Logger, p parsed) (*Deps, error
 	if cfg.Metrics, err = metrics.NewRESTClient(reg); err != nil {
 		return nil, err
 	}
-	cfg.UserAgent = fmt.Sprintf("%s/%s", s.Name, version.Get().GitVersion)
+	cfg.UserAgent = version.Get().UserAgent(s.Name)
 	rc, err := rest.NewClient(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("API client: %w", err)

@@ -1,7 +1,9 @@
 // Package featuregate is the --feature-gates flag every daemon shares: a
 // set of named features, each ALPHA, BETA or GA with a default, switched
 // with "Name=true,Other=false". An unknown name or a malformed value is a
-// flag error, so a typo fails the start instead of being ignored.
+// flag error naming the known gates, so a typo fails the start instead of
+// being ignored. A gate is only ever declared for a behaviour it switches;
+// a daemon with none has an empty set, which rejects every name.
 package featuregate
 
 import (
@@ -72,7 +74,7 @@ func (g *Gate) Set(value string) error {
 		f := Feature(strings.TrimSpace(name))
 		spec, known := g.known[f]
 		if !known {
-			return fmt.Errorf("unrecognized feature gate: %s", f)
+			return fmt.Errorf("unrecognized feature gate: %s (%s)", f, g.knownList())
 		}
 		on, err := strconv.ParseBool(strings.TrimSpace(val))
 		if err != nil {
@@ -109,12 +111,30 @@ func (g *Gate) names() []Feature {
 	return names
 }
 
+// knownList names the known gates for an error message.
+func (g *Gate) knownList() string {
+	if len(g.known) == 0 {
+		return "this component has no feature gates"
+	}
+	names := make([]string, 0, len(g.known))
+	for _, f := range g.names() {
+		names = append(names, string(f))
+	}
+	return "known gates: " + strings.Join(names, ", ")
+}
+
 // AddFlag registers --feature-gates with a help text listing every gate.
 func (g *Gate) AddFlag(fs *pflag.FlagSet) {
-	var lines []string
-	for _, f := range g.names() {
-		s := g.known[f]
-		lines = append(lines, fmt.Sprintf("%s=true|false (%s - default=%v)", f, s.PreRelease, s.Default))
+	usage := "A set of key=value pairs that describe feature gates for alpha/experimental features."
+	if len(g.known) == 0 {
+		usage += " This component has no feature gates yet: every name is rejected."
+	} else {
+		var lines []string
+		for _, f := range g.names() {
+			s := g.known[f]
+			lines = append(lines, fmt.Sprintf("%s=true|false (%s - default=%v)", f, s.PreRelease, s.Default))
+		}
+		usage += " Options are:\n" + strings.Join(lines, "\n")
 	}
-	fs.Var(g, "feature-gates", "A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:\n"+strings.Join(lines, "\n"))
+	fs.Var(g, "feature-gates", usage)
 }

@@ -1,6 +1,7 @@
 package featuregate
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -45,5 +46,42 @@ func TestFlag(t *testing.T) {
 	}
 	if err := fs.Parse([]string{"--feature-gates=Nope=true"}); err == nil {
 		t.Fatal("unknown gate accepted")
+	}
+}
+
+// TestUnknownNamesKnownGates: the error for an unknown gate lists the
+// known ones, or says there are none.
+func TestUnknownNamesKnownGates(t *testing.T) {
+	tests := []struct {
+		name  string
+		known map[Feature]Spec
+		want  string
+	}{
+		{"some gates", map[Feature]Spec{"B": {}, "A": {}}, "unrecognized feature gate: Nope (known gates: A, B)"},
+		{"no gates", nil, "unrecognized feature gate: Nope (this component has no feature gates)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := New(tc.known).Set("Nope=true")
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("Set(Nope=true) = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestEmptySet: with no gates, an empty value parses and every name fails.
+func TestEmptySet(t *testing.T) {
+	g := New(nil)
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	g.AddFlag(fs)
+	if err := fs.Parse([]string{"--feature-gates="}); err != nil {
+		t.Fatalf("empty value: %v", err)
+	}
+	if err := fs.Parse([]string{"--feature-gates=DryRun=true"}); err == nil {
+		t.Fatal("a gate of another component was accepted")
+	}
+	if u := fs.Lookup("feature-gates").Usage; !strings.Contains(u, "no feature gates") {
+		t.Errorf("usage %q does not say there are no gates", u)
 	}
 }

@@ -21,12 +21,17 @@ type Options struct {
 	Debugging      *Debugging
 	Logging        *Logging
 	Version        *Version
-	// Features is the daemon's --feature-gates; nil for none.
+	// Features is the daemon's --feature-gates, never nil: a daemon
+	// without gates has an empty set, which rejects every name.
 	Features *featuregate.Gate
 }
 
-// New returns the options at the daemon's defaults.
+// New returns the options at the daemon's defaults; features nil means
+// the daemon has no feature gates.
 func New(d Defaults, features *featuregate.Gate) *Options {
+	if features == nil {
+		features = featuregate.New(nil)
+	}
 	return &Options{
 		Generic:        NewGeneric(d),
 		SecureServing:  NewSecureServing(d),
@@ -43,21 +48,17 @@ func New(d Defaults, features *featuregate.Gate) *Options {
 // Groups returns the flags in the groups --help shows; a daemon appends
 // its own groups.
 func (o *Options) Groups() []cli.NamedFlagSet {
-	groups := []cli.NamedFlagSet{
+	return []cli.NamedFlagSet{
 		cli.Group("Generic", o.Generic.AddFlags),
 		cli.Group("Secure serving", o.SecureServing.AddFlags),
 		cli.Group("Authentication", o.Authentication.AddFlags),
 		cli.Group("Authorization", o.Authorization.AddFlags),
 		cli.Group("Leader election", o.LeaderElection.AddFlags),
 		cli.Group("Debugging", o.Debugging.AddFlags),
-	}
-	if o.Features != nil {
-		groups = append(groups, cli.Group("Feature gates", o.Features.AddFlag))
-	}
-	return append(groups,
+		cli.Group("Feature gates", o.Features.AddFlag),
 		cli.Group("Logging", o.Logging.AddFlags),
 		cli.Group("Misc", o.Version.AddFlags),
-	)
+	}
 }
 
 // Validate returns every invalid value, each error naming its flag.

@@ -1,9 +1,15 @@
-// Package version is the build's version, reported by the daemons'
-// --version flag. The values are set when linking, e.g.
+// Package version is the one version of a build, shared by every binary:
+// the API server's /version, each daemon's --version, its start log and
+// the User-Agent of its API client all read Get. The values are set when
+// linking (make build does it for every binary):
 //
-//	-ldflags "-X platform.io/platform/pkg/component/version.gitVersion=v1.32.0"
+//	-ldflags "-X platform.io/platform/pkg/component/version.gitVersion=v1.32.0-platform.abc1234 \
+//	          -X platform.io/platform/pkg/component/version.gitCommit=<sha> \
+//	          -X platform.io/platform/pkg/component/version.gitTreeState=clean \
+//	          -X platform.io/platform/pkg/component/version.buildDate=2026-01-02T15:04:05Z"
 //
-// and otherwise keep development placeholders.
+// A binary built without them (go build, go test) keeps the development
+// placeholders below.
 package version
 
 import (
@@ -19,7 +25,8 @@ var (
 	buildDate    = "1970-01-01T00:00:00Z"
 )
 
-// Info is the version in upstream's shape.
+// Info is the version in upstream's shape, the body of /version. Major and
+// minor state the upstream API level served.
 type Info struct {
 	Major        string `json:"major"`
 	Minor        string `json:"minor"`
@@ -43,3 +50,17 @@ func Get() Info {
 
 // String is the git version.
 func (i Info) String() string { return i.GitVersion }
+
+// UserAgent is the User-Agent a component's API client sends, in
+// upstream's form: "<component>/<gitVersion> (<os>/<arch>) platform/<commit>",
+// with the commit shortened to 7 characters ("unknown" when not stamped).
+func (i Info) UserAgent(component string) string {
+	commit := i.GitCommit
+	if len(commit) > 7 {
+		commit = commit[:7]
+	}
+	if commit == "" {
+		commit = "unknown"
+	}
+	return fmt.Sprintf("%s/%s (%s) platform/%s", component, i.GitVersion, i.Platform, commit)
+}
