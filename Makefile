@@ -60,6 +60,8 @@ run: build
 bench: build
 	hack/bench.sh
 
+# Generated code: protobuf, deepcopy, OpenAPI docs, and the flag reference
+# docs/flags/<daemon>.md (hack/flagdocs).
 generate:
 	$(GO) generate ./...
 	cd staging && $(GO) generate ./...

@@ -25,6 +25,10 @@ for dir in pkg/scheduler pkg/controller pkg/cloudprovider cmd/scheduler cmd/cont
 	fi
 done
 
+# The flag reference (docs/flags) must match the daemons' flags; this
+# catches a stale file even when the tree has other uncommitted changes.
+go run ./hack/flagdocs -verify || fail=1
+
 # Generated code must be up to date.
 before=$(git status --porcelain)
 make -s generate >/dev/null
