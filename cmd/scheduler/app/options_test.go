@@ -101,11 +101,11 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-// TestExampleConfig loads deploy/scheduler's example and builds each of
+// TestExampleConfig loads deploy/config's example and builds each of
 // its profiles with the in-tree plugins.
 func TestExampleConfig(t *testing.T) {
 	o := NewOptions()
-	if err := o.LoadFile("../../../deploy/scheduler/scheduler-config.yaml", options.New(options.SchedulerDefaults(), nil)); err != nil {
+	if err := o.LoadFile("../../../deploy/config/scheduler-config.yaml", options.New(options.SchedulerDefaults(), nil)); err != nil {
 		t.Fatal(err)
 	}
 	c := o.Configuration()
