@@ -248,6 +248,8 @@ func (s *Spec) deps(ctx context.Context, lg *zap.Logger, p parsed) (*Deps, error
 	if err != nil {
 		return nil, fmt.Errorf("API client: %w", err)
 	}
+	p.shared.Authentication.UserAgent = cfg.UserAgent
+	p.shared.Authorization.UserAgent = cfg.UserAgent
 	var scfg server.Config
 	if err := p.shared.ApplyTo(ctx, lg, reg, &scfg); err != nil {
 		return nil, err

@@ -25,6 +25,9 @@ type Authentication struct {
 	TolerateLookupFailure bool
 	ClientCAFile          string
 	RequestHeader         RequestHeader
+	// UserAgent is the review client's User-Agent; not a flag, the daemon
+	// runner sets it (the daemon's name and version).
+	UserAgent string
 }
 
 // RequestHeader trusts a front proxy.
@@ -88,7 +91,7 @@ func (o *Authentication) ApplyTo(ctx context.Context, lg *zap.Logger, reg promet
 	if o.Kubeconfig == "" {
 		lg.Warn("no --authentication-kubeconfig: bearer tokens are not checked and no client CA is looked up")
 	} else {
-		client, err := reviewClient("--authentication-kubeconfig", o.Kubeconfig)
+		client, err := reviewClient("--authentication-kubeconfig", o.Kubeconfig, o.UserAgent)
 		if err != nil {
 			return err
 		}

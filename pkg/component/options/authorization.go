@@ -23,6 +23,9 @@ type Authorization struct {
 	// default, system:masters, is a group the API server allows
 	// everything anyway.
 	AlwaysAllowGroups []string
+	// UserAgent is the review client's User-Agent; not a flag, the daemon
+	// runner sets it (the daemon's name and version).
+	UserAgent string
 }
 
 // NewAuthorization returns the defaults.
@@ -68,7 +71,7 @@ func (o *Authorization) ApplyTo(lg *zap.Logger, reg prometheus.Registerer, cfg *
 	if o.Kubeconfig == "" {
 		lg.Warn("no --authorization-kubeconfig: every request not on --authorization-always-allow-paths is forbidden")
 	} else {
-		client, err := reviewClient("--authorization-kubeconfig", o.Kubeconfig)
+		client, err := reviewClient("--authorization-kubeconfig", o.Kubeconfig, o.UserAgent)
 		if err != nil {
 			return err
 		}

@@ -16,8 +16,8 @@ const (
 )
 
 // reviewClient returns a client for the kubeconfig at path, which flag
-// names.
-func reviewClient(flag, path string) (*rest.Client, error) {
+// names, sending userAgent ("" for the client library's default).
+func reviewClient(flag, path, userAgent string) (*rest.Client, error) {
 	kc, err := rest.LoadKubeconfig(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err)
@@ -28,6 +28,7 @@ func reviewClient(flag, path string) (*rest.Client, error) {
 	}
 	cfg.QPS, cfg.Burst, cfg.Timeout = reviewQPS, reviewBurst, reviewTimeout
 	cfg.ContentType = rest.ContentTypeJSON
+	cfg.UserAgent = userAgent
 	c, err := rest.NewClient(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err)
