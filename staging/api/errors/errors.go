@@ -72,9 +72,14 @@ func NewBadRequest(msg string) *StatusError {
 
 // NewForbidden is 403.
 func NewForbidden(gr meta.GroupResource, name string, err error) *StatusError {
-	msg := fmt.Sprintf("%s %q is forbidden: %v", gr, name, err)
-	if name == "" {
+	var msg string
+	switch {
+	case gr.Resource == "":
+		msg = fmt.Sprintf("forbidden: %v", err)
+	case name == "":
 		msg = fmt.Sprintf("%s is forbidden: %v", gr, err)
+	default:
+		msg = fmt.Sprintf("%s %q is forbidden: %v", gr, name, err)
 	}
 	return newFor(http.StatusForbidden, meta.StatusReasonForbidden, gr, name, msg)
 }
