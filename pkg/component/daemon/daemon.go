@@ -69,10 +69,10 @@ type Spec struct {
 
 // Deps are what the runner gives a daemon.
 type Deps struct {
-	Logger    *zap.Logger
-	Registry  prometheus.Registerer
-	Shared    *options.Options
-	Own       Options
+	Logger   *zap.Logger
+	Registry prometheus.Registerer
+	Shared   *options.Options
+	Own      Options
 	// Config is the work client's configuration.
 	Config *rest.Config
 	// REST is the work client. While this replica leads (with a Lease
