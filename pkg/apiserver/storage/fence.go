@@ -14,6 +14,11 @@ type Fence struct {
 	// Check accepts Key's current state (a nil Value when absent) or
 	// returns the error the write fails with, unchanged.
 	Check func(current KV) error
+	// Guess, when set, returns a recent state of Key (from a cache), to
+	// check instead of reading Key first. The transaction's compare proves
+	// an accepted guess current; a refused guess is checked again on a
+	// fresh read, so a lagging cache never refuses a write by itself.
+	Guess func() (KV, bool)
 }
 
 // FenceRetries bounds the re-checks of a Fence whose key keeps changing

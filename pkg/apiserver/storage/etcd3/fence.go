@@ -25,6 +25,11 @@ func (s *Store) checkFence(ctx context.Context) (*fenceGuard, error) {
 		return nil, nil
 	}
 	g := &fenceGuard{f: f}
+	if f.Guess != nil {
+		if kv, ok := f.Guess(); ok && g.accept(kv) == nil {
+			return g, nil
+		}
+	}
 	kv, err := s.getOrAbsent(ctx, f.Key)
 	if err != nil {
 		return nil, err

@@ -98,6 +98,49 @@ func runFence(t *testing.T, s storage.Interface, prefix string) {
 		t.Fatalf("create under a taken fence: %v", err)
 	}
 
+	// A guess (a cache's state of the fence key) is proven by the
+	// transaction's compare: a stale guess that would accept is checked
+	// again on the real state, and a stale guess that would refuse is read
+	// again before refusing.
+	heldKV, err := s.Get(ctx, lease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set("taken")
+	checks = 0
+	staleHeld := storage.WithFence(ctx, storage.Fence{Key: lease,
+		Check: func(cur storage.KV) error {
+			checks++
+			if string(cur.Value) != "held" {
+				return errRefused
+			}
+			return nil
+		},
+		Guess: func() (storage.KV, bool) { return heldKV, true },
+	})
+	if _, err := s.Create(staleHeld, prefix+"d", []byte("1"), 0); !errors.Is(err, errRefused) || checks != 2 {
+		t.Fatalf("create on a stale guess that the lease is held: %v after %d checks, want the refusal after 2", err, checks)
+	}
+	takenKV, err := s.Get(ctx, lease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set("held")
+	checks = 0
+	staleTaken := storage.WithFence(ctx, storage.Fence{Key: lease,
+		Check: func(cur storage.KV) error {
+			checks++
+			if string(cur.Value) != "held" {
+				return errRefused
+			}
+			return nil
+		},
+		Guess: func() (storage.KV, bool) { return takenKV, true },
+	})
+	if _, err := s.Create(staleTaken, prefix+"d", []byte("1"), 0); err != nil || checks != 2 {
+		t.Fatalf("create on a stale guess that the lease is taken: %v after %d checks, want success after 2", err, checks)
+	}
+
 	// A fence key that changes at every check ends the write in a conflict.
 	set("held")
 	checks = 0
