@@ -37,7 +37,7 @@ func (h *Handler) fenceWrite(r *http.Request, info *RequestInfo) (*http.Request,
 	}
 	gr := meta.GroupResource{Group: info.APIGroup, Resource: info.Resource}
 	check := func(obj meta.Object) error {
-		why := leaseRefusal(obj, ref, h.now())
+		why := leaseRefusal(obj, ref, time.Now())
 		if why == "" {
 			return nil
 		}

@@ -21,9 +21,6 @@ type Config struct {
 	MinRequestTimeout time.Duration
 	// Features that can be switched off (the feature gates).
 	Features Features
-	// Now is the clock leader locks' expiry is judged by; nil means
-	// time.Now.
-	Now func() time.Time
 }
 
 // Features are the switchable behaviours of the handler.
@@ -129,13 +126,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.serveMain()
-}
-
-func (h *Handler) now() time.Time {
-	if h.cfg.Now != nil {
-		return h.cfg.Now()
-	}
-	return time.Now()
 }
 
 // request carries one resource request through its handler.
