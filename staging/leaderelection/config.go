@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"platform.io/client/rest"
 )
 
 // Defaults for the zero durations of a Config, as upstream's flags have
@@ -59,6 +61,13 @@ type Config struct {
 	Metrics Metrics
 	// OnError, when set, is told of every failed read or write of the lock.
 	OnError func(error)
+	// Fence, when set and the lock has a Lease, is set to this leader's
+	// LockRef when it starts leading, so that a work client made with
+	// rest.Client.WithFence names the lock with every write. It is never
+	// cleared: writes still in flight after the term ended carry the old
+	// term and are refused by the API server, rather than sent unfenced.
+	// The lock's own client must not use this Fence.
+	Fence *rest.Fence
 }
 
 // withDefaults fills in the zero fields.

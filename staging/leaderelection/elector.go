@@ -100,6 +100,7 @@ func (le *LeaderElector) lead(ctx context.Context) {
 	leadCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	le.setState(true, true)
+	le.setFence()
 	le.cfg.Metrics.LeaderOn(le.cfg.Name)
 	le.cfg.Lock.RecordEvent("became leader")
 	guarded := make(chan struct{})
@@ -179,4 +180,17 @@ func (le *LeaderElector) setState(leading, active bool) {
 	le.mu.Lock()
 	le.leading, le.active = leading, active
 	le.mu.Unlock()
+}
+
+// setFence names this leader's term in Config.Fence.
+func (le *LeaderElector) setFence() {
+	if le.cfg.Fence == nil {
+		return
+	}
+	le.mu.Lock()
+	transitions := le.observed.LeaderTransitions
+	le.mu.Unlock()
+	if ref, ok := LockRefOf(le.cfg.Lock, transitions); ok {
+		le.cfg.Fence.Set(ref.String())
+	}
 }

@@ -14,6 +14,8 @@ type Client struct {
 	http    *http.Client
 	tokens  *tokenSource
 	limiter *limiter
+	// fence, when set, is sent with every write (WithFence).
+	fence *Fence
 }
 
 // NewClient checks cfg, reads the certificates and token it names, and

@@ -27,7 +27,9 @@ func (r *Request) Do(ctx context.Context) Result {
 	if err != nil {
 		return Result{statusCode: resp.StatusCode, err: fmt.Errorf("rest: %s: reading the response: %w", r.verb, err)}
 	}
-	return newResult(resp, data)
+	res := newResult(resp, data)
+	r.countNotLeader(res.err)
+	return res
 }
 
 // prepared is what every attempt of a request sends.
@@ -35,6 +37,8 @@ type prepared struct {
 	url         *url.URL
 	body        []byte
 	contentType string
+	// fence is the LeaderLockHeader value every attempt carries, "" for none.
+	fence string
 }
 
 // prepare builds the URL and encodes the body once for all attempts.
@@ -47,7 +51,8 @@ func (r *Request) prepare() (prepared, error) {
 	if err != nil {
 		return prepared{}, err
 	}
-	return prepared{url: u, body: body, contentType: ct}, nil
+	r.sentFence = r.fenceValue()
+	return prepared{url: u, body: body, contentType: ct, fence: r.sentFence}, nil
 }
 
 // send runs the attempts of the request until one gets a response that is
@@ -143,6 +148,9 @@ func (r *Request) newHTTPRequest(ctx context.Context, p prepared) (*http.Request
 	}
 	for k, v := range r.header {
 		req.Header[k] = v
+	}
+	if p.fence != "" {
+		req.Header.Set(LeaderLockHeader, p.fence)
 	}
 	return req, nil
 }

@@ -42,6 +42,8 @@ type Request struct {
 	header http.Header
 	body   any
 	err    error
+	// sentFence is the LeaderLockHeader value the request was sent with.
+	sentFence string
 }
 
 // Group sets the API group; "" (the default) is the core group, served

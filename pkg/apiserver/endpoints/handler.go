@@ -42,6 +42,8 @@ type Handler struct {
 	// groups lists the named groups with their versions, preferred first.
 	groups    map[string][]string
 	discovery *discovery
+	// leases checks the leader locks writes name; nil when not served.
+	leases *registry.Store
 }
 
 // NewHandler serves stores. The first store registered for a group decides
@@ -63,6 +65,7 @@ func NewHandler(lg *zap.Logger, cfg Config, stores []*registry.Store) *Handler {
 		h.stores[gv][s.Resource.Name] = s
 	}
 	h.discovery = buildDiscovery(h)
+	h.leases = leaseStore(h.stores)
 	return h
 }
 
@@ -105,6 +108,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, apierrors.NewBadRequest("dry-run requests are disabled: the DryRun feature gate is off"))
 		return
 	}
+	fenced, err := h.fenceWrite(r, info)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	r = fenced
 	req := &request{w: w, r: r, info: info, store: s, lg: h.lg, out: out, minRequestTimeout: h.cfg.MinRequestTimeout, features: h.cfg.Features}
 	if s.Resource.Virtual != nil {
 		req.serveVirtual()

@@ -51,6 +51,13 @@ type ListResult struct {
 type UpdateFunc func(current KV) (newValue []byte, err error)
 
 // Interface is the storage contract of the registry.
+//
+// Writes (Create, GuaranteedUpdate, Delete) honour a Fence carried by
+// their context (WithFence): the write happens only if the fence's check
+// accepts its key's state as of the same transaction; the check's error is
+// returned otherwise. A Fence travels with the request's context so that
+// every write made on behalf of one request is fenced, whichever layer
+// makes it, and a decorator (the watch cache) passes it on unchanged.
 type Interface interface {
 	// Create stores value at key if the key is absent, else ErrAlreadyExists.
 	// ttl > 0 attaches a lease of that many seconds.

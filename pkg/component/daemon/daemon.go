@@ -69,11 +69,15 @@ type Spec struct {
 
 // Deps are what the runner gives a daemon.
 type Deps struct {
-	Logger    *zap.Logger
-	Registry  prometheus.Registerer
-	Shared    *options.Options
-	Own       Options
-	Config    *rest.Config
+	Logger   *zap.Logger
+	Registry prometheus.Registerer
+	Shared   *options.Options
+	Own      Options
+	// Config is the work client's configuration.
+	Config *rest.Config
+	// REST is the work client. While this replica leads (with a Lease
+	// lock), its writes name the lock (rest.LeaderLockHeader) so the API
+	// server refuses them once another replica has taken over.
 	REST      *rest.Client
 	Clients   *client.Set
 	Informers *informer.Factory
@@ -92,6 +96,9 @@ type Deps struct {
 	// turns false as soon as a paused leader's renew deadline has passed,
 	// even before the leading context is cancelled.
 	IsLeader func() bool
+
+	// fence is what REST's writes carry; the elector fills it in.
+	fence *rest.Fence
 }
 
 // parsed is one parse of the command line.
@@ -271,11 +278,14 @@ func (s *Spec) deps(ctx context.Context, lg *zap.Logger, p parsed) (*Deps, error
 	}})
 	// Events get their own rate limit: under load they are dropped when
 	// their queue is full instead of taking tokens from the work.
+	// Events are not fenced: they describe, and a stale leader's are harmless.
 	events.StartRecordingToSink(context.WithoutCancel(ctx), record.NewRESTSink(rc.WithOwnRateLimit()))
 	host, _ := os.Hostname()
+	fence := &rest.Fence{}
+	work := rc.WithFence(fence)
 	return &Deps{
 		Logger: lg, Registry: reg, Shared: p.shared, Own: p.own,
-		Config: cfg, REST: rc, Clients: client.NewSet(rc),
+		Config: cfg, REST: work, Clients: client.NewSet(work), fence: fence,
 		Informers: informer.NewFactory(informer.Options{}),
 		Events:    events,
 		Recorder:  events.NewRecorder(corev1.EventSource{Component: s.Name, Host: host}),

@@ -13,6 +13,7 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/leaderelection"
 	"platform.io/client/record"
+	"platform.io/client/rest"
 
 	"platform.io/platform/pkg/component/metrics"
 	"platform.io/platform/pkg/component/options"
@@ -44,8 +45,12 @@ var _ run.Runnable = (*election)(nil)
 
 func newElection(lg *zap.Logger, d *Deps, o *options.LeaderElection, name string, work run.Runnable) (*election, error) {
 	rec := recorderAdapter{d.Recorder}
+	ec, err := electionClient(d.Config)
+	if err != nil {
+		return nil, err
+	}
 	lock, err := leaderelection.NewLock(o.ResourceLock, o.ResourceNamespace, o.ResourceName, d.Identity,
-		leaderelection.NewRESTClient(d.REST), leaderelection.WithEventRecorder(rec))
+		leaderelection.NewRESTClient(ec), leaderelection.WithEventRecorder(rec))
 	if err != nil {
 		return nil, fmt.Errorf("--leader-elect-resource-lock: %w", err)
 	}
@@ -56,7 +61,7 @@ func newElection(lg *zap.Logger, d *Deps, o *options.LeaderElection, name string
 	e := &election{lg: lg, done: make(chan struct{}), errc: make(chan error, 1)}
 	e.le, err = leaderelection.New(leaderelection.Config{
 		Lock: lock, LeaseDuration: o.LeaseDuration, RenewDeadline: o.RenewDeadline, RetryPeriod: o.RetryPeriod,
-		ReleaseOnCancel: true, Name: name, Metrics: m,
+		ReleaseOnCancel: true, Name: name, Metrics: m, Fence: d.fence,
 		OnError: func(err error) { lg.Debug("leader election", zap.Error(err)) },
 		Callbacks: leaderelection.Callbacks{
 			OnStartedLeading: func(ctx context.Context) {
@@ -81,6 +86,24 @@ func newElection(lg *zap.Logger, d *Deps, o *options.LeaderElection, name string
 	check := e.le.HealthCheck(healthTimeout)
 	d.Server.SetLeaderElectionCheck(func(*http.Request) error { return check() })
 	return e, nil
+}
+
+// electionUserAgentSuffix marks the election's requests in the API
+// server's logs and metrics.
+const electionUserAgentSuffix = "/leader-election"
+
+// electionClient returns the client of the lock's requests: the work's
+// configuration with a rate limiter and connections of its own, so a
+// burst of work never makes a renewal wait (upstream gives the election
+// its own client too). Its writes carry no leader lock.
+func electionClient(work *rest.Config) (*rest.Client, error) {
+	cfg := *work
+	cfg.UserAgent += electionUserAgentSuffix
+	c, err := rest.NewClient(&cfg)
+	if err != nil {
+		return nil, fmt.Errorf("leader election client: %w", err)
+	}
+	return c, nil
 }
 
 // Run campaigns until ctx ends or leadership is lost.

@@ -10,12 +10,17 @@ import (
 	"platform.io/platform/pkg/component/internal/promreg"
 )
 
-// RESTClient reports the rest client's waits for its rate limiter.
+// RESTClient reports the rest client's waits for its rate limiter and the
+// writes refused because this replica no longer held its leader lock.
 type RESTClient struct {
-	wait *prometheus.HistogramVec
+	wait      *prometheus.HistogramVec
+	notLeader *prometheus.CounterVec
 }
 
-var _ rest.Metrics = (*RESTClient)(nil)
+var (
+	_ rest.Metrics      = (*RESTClient)(nil)
+	_ rest.FenceMetrics = (*RESTClient)(nil)
+)
 
 // NewRESTClient registers the client metrics on reg.
 func NewRESTClient(reg prometheus.Registerer) (*RESTClient, error) {
@@ -27,8 +32,18 @@ func NewRESTClient(reg prometheus.Registerer) (*RESTClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &RESTClient{wait: wait}, nil
+	notLeader, err := promreg.Register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "rest_client_not_leader_refusals_total",
+		Help: "Writes the API server refused (409 Conflict, cause NotLeader) because the leader lock they carried was no longer held by this replica. Broken down by verb.",
+	}, []string{"verb"}))
+	if err != nil {
+		return nil, err
+	}
+	return &RESTClient{wait: wait, notLeader: notLeader}, nil
 }
+
+// IncNotLeader implements rest.FenceMetrics.
+func (c *RESTClient) IncNotLeader(verb string) { c.notLeader.WithLabelValues(verb).Inc() }
 
 // ObserveRateLimiterWait implements rest.Metrics.
 func (c *RESTClient) ObserveRateLimiterWait(verb, host string, wait time.Duration) {

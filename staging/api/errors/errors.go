@@ -57,6 +57,32 @@ func NewConflict(gr meta.GroupResource, name string, err error) *StatusError {
 		fmt.Sprintf("Operation cannot be fulfilled on %s %q: %v", gr, name, err))
 }
 
+// NewNotLeader is 409 Conflict for a write whose sender named a leader
+// lock it no longer holds (see platform.io/client/rest.LeaderLockHeader).
+// lock names the lock object ("leases.coordination.platform.io
+// platform-system/platform-scheduler"), why says what the server found.
+func NewNotLeader(gr meta.GroupResource, name, lock, why string) *StatusError {
+	e := newFor(http.StatusConflict, meta.StatusReasonConflict, gr, name,
+		fmt.Sprintf("the writer is not the leader: lock %s: %s", lock, why))
+	e.ErrStatus.Details.Causes = []meta.StatusCause{{Type: meta.CauseTypeNotLeader, Message: why, Field: lock}}
+	return e
+}
+
+// IsNotLeader reports a 409 refusing a write whose leader lock is no
+// longer held by its sender.
+func IsNotLeader(err error) bool {
+	var se *StatusError
+	if !errors.As(err, &se) || se.ErrStatus.Code != http.StatusConflict || se.ErrStatus.Details == nil {
+		return false
+	}
+	for _, c := range se.ErrStatus.Details.Causes {
+		if c.Type == meta.CauseTypeNotLeader {
+			return true
+		}
+	}
+	return false
+}
+
 // NewGone is 410 for a watch from history that is no longer kept.
 func NewGone(msg string) *StatusError { return New(http.StatusGone, meta.StatusReasonGone, msg) }
 

@@ -82,6 +82,10 @@ const (
 	CauseTypeUnexpectedServerResponse CauseType = "UnexpectedServerResponse"
 	CauseTypeFieldManagerConflict     CauseType = "FieldManagerConflict"
 	CauseTypeResourceVersionTooLarge  CauseType = "ResourceVersionTooLarge"
+	// CauseTypeNotLeader (beyond upstream) marks a write refused because
+	// the leader lock it carried is no longer held by its sender; the
+	// cause's field names the lock object.
+	CauseTypeNotLeader CauseType = "NotLeader"
 )
 
 // WatchEvent is one change in a watch stream.

@@ -105,15 +105,18 @@ func newCluster(t *testing.T) *cluster {
 		lock: strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))}
 }
 
-func (c *cluster) start() *replica {
+// start starts a replica; extra flags come after (and override) the
+// cluster's.
+func (c *cluster) start(extra ...string) *replica {
 	c.t.Helper()
-	cmd := exec.Command(testdaemon(c.t),
-		"--master="+c.s.URL, "--secure-port=0",
-		"--leader-elect-lease-duration="+leaseDuration.String(),
-		"--leader-elect-renew-deadline="+renewDeadline.String(),
-		"--leader-elect-retry-period="+retryPeriod.String(),
-		"--leader-elect-resource-name="+c.lock,
-		"--act-log="+c.log, "--act-interval=20ms")
+	args := append([]string{
+		"--master=" + c.s.URL, "--secure-port=0",
+		"--leader-elect-lease-duration=" + leaseDuration.String(),
+		"--leader-elect-renew-deadline=" + renewDeadline.String(),
+		"--leader-elect-retry-period=" + retryPeriod.String(),
+		"--leader-elect-resource-name=" + c.lock,
+		"--act-log=" + c.log, "--act-interval=20ms"}, extra...)
+	cmd := exec.Command(testdaemon(c.t), args...)
 	r := &replica{cmd: cmd, stderr: &lockedBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = r.stderr
 	if err := cmd.Start(); err != nil {

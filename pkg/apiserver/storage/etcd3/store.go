@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -59,14 +60,24 @@ func (s *Store) observe(op string, start time.Time) {
 // Create implements storage.Interface.
 func (s *Store) Create(ctx context.Context, key string, value []byte, ttl int64) (storage.KV, error) {
 	defer s.observe("create", time.Now())
-	resp, err := s.putIfRevision(ctx, key, ttl, 0, value)
+	fence, err := s.checkFence(ctx)
 	if err != nil {
 		return storage.KV{}, err
 	}
-	if !resp.Succeeded {
-		return storage.KV{}, storage.NewAlreadyExists(key, 0)
+	for {
+		resp, err := s.putIfRevision(ctx, key, ttl, 0, value, fence)
+		if err != nil {
+			return storage.KV{}, err
+		}
+		if resp.Succeeded {
+			return storage.KV{Key: key, Value: value, Revision: resp.Header.Revision}, nil
+		}
+		if again, err := fence.moved(resp); err != nil {
+			return storage.KV{}, err
+		} else if !again {
+			return storage.KV{}, storage.NewAlreadyExists(key, 0)
+		}
 	}
-	return storage.KV{Key: key, Value: value, Revision: resp.Header.Revision}, nil
 }
 
 // Get implements storage.Interface.
@@ -165,6 +176,10 @@ func (s *Store) GuaranteedUpdateFrom(ctx context.Context, key string, ttl int64,
 			return storage.KV{}, err
 		}
 	}
+	fence, err := s.checkFence(ctx)
+	if err != nil {
+		return storage.KV{}, err
+	}
 	guessed := guess != nil
 	for {
 		value, err := tryUpdate(current)
@@ -189,26 +204,30 @@ func (s *Store) GuaranteedUpdateFrom(ctx context.Context, key string, ttl int64,
 			}
 			return current, nil
 		}
-		resp, err := s.putIfRevision(ctx, key, ttl, current.Revision, value)
+		resp, err := s.putIfRevision(ctx, key, ttl, current.Revision, value, fence)
 		if err != nil {
 			return storage.KV{}, err
 		}
 		if resp.Succeeded {
 			return storage.KV{Key: key, Value: value, Revision: resp.Header.Revision}, nil
 		}
+		if _, err := fence.moved(resp); err != nil {
+			return storage.KV{}, err
+		}
 		current, guessed = fromElse(key, resp), false
 		s.lg.Debug("update lost a race; retrying", zap.String("key", key), zap.Int64("revision", current.Revision))
 	}
 }
 
-// putIfRevision writes value if key is still at rev (0: absent),
-// returning the current state in the failed branch.
-func (s *Store) putIfRevision(ctx context.Context, key string, ttl, rev int64, value []byte) (*clientv3.TxnResponse, error) {
+// putIfRevision writes value if key is still at rev (0: absent) and the
+// fence key (if any) at its checked revision, returning the current state
+// of both in the failed branch.
+func (s *Store) putIfRevision(ctx context.Context, key string, ttl, rev int64, value []byte, fence *fenceGuard) (*clientv3.TxnResponse, error) {
 	return s.putWithTTL(ctx, key, ttl, func(opts ...clientv3.OpOption) (*clientv3.TxnResponse, error) {
 		return s.client.Txn(ctx).
-			If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
+			If(append([]clientv3.Cmp{clientv3.Compare(clientv3.ModRevision(key), "=", rev)}, fence.cmp()...)...).
 			Then(clientv3.OpPut(key, string(value), opts...)).
-			Else(clientv3.OpGet(key)).
+			Else(append([]clientv3.Op{clientv3.OpGet(key)}, fence.elseOp()...)...).
 			Commit()
 	})
 }
@@ -226,6 +245,10 @@ func (s *Store) Delete(ctx context.Context, key string, check func(storage.KV) e
 	if err != nil {
 		return storage.KV{}, err
 	}
+	fence, err := s.checkFence(ctx)
+	if err != nil {
+		return storage.KV{}, err
+	}
 	for {
 		if check != nil {
 			if err := check(current); err != nil {
@@ -233,9 +256,9 @@ func (s *Store) Delete(ctx context.Context, key string, check func(storage.KV) e
 			}
 		}
 		resp, err := s.client.Txn(ctx).
-			If(clientv3.Compare(clientv3.ModRevision(key), "=", current.Revision)).
+			If(append([]clientv3.Cmp{clientv3.Compare(clientv3.ModRevision(key), "=", current.Revision)}, fence.cmp()...)...).
 			Then(clientv3.OpDelete(key)).
-			Else(clientv3.OpGet(key)).
+			Else(append([]clientv3.Op{clientv3.OpGet(key)}, fence.elseOp()...)...).
 			Commit()
 		if err != nil {
 			return storage.KV{}, translate(err, key)
@@ -243,6 +266,9 @@ func (s *Store) Delete(ctx context.Context, key string, check func(storage.KV) e
 		if resp.Succeeded {
 			current.Revision = resp.Header.Revision
 			return current, nil
+		}
+		if _, err := fence.moved(resp); err != nil {
+			return storage.KV{}, err
 		}
 		current = fromElse(key, resp)
 		if current.Value == nil {
@@ -278,7 +304,12 @@ func (s *Store) getOrAbsent(ctx context.Context, key string) (storage.KV, error)
 }
 
 func fromElse(key string, resp *clientv3.TxnResponse) storage.KV {
-	rr := resp.Responses[0].GetResponseRange()
+	return fromResponse(key, resp.Responses[0])
+}
+
+// fromResponse is the state of key read by one op of a transaction.
+func fromResponse(key string, op *etcdserverpb.ResponseOp) storage.KV {
+	rr := op.GetResponseRange()
 	if rr == nil || len(rr.Kvs) == 0 {
 		return storage.KV{Key: key}
 	}

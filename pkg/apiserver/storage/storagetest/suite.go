@@ -100,6 +100,7 @@ func Run(t *testing.T, s storage.Interface, prefix string) {
 		}
 	})
 	t.Run("ListChunks", func(t *testing.T) { listChunks(t, s, prefix+"list/") })
+	t.Run("Fence", func(t *testing.T) { runFence(t, s, prefix+"fence/") })
 }
 
 func listChunks(t *testing.T, s storage.Interface, prefix string) {
