@@ -341,11 +341,11 @@ func (s *Server) Run(ctx context.Context) error {
 		g.Go(func() error { c.Run(life); return nil })
 	}
 	g.Go(func() error { s.countObjects(life); return nil })
-	endpoints := s.startEndpoints(life, g)
+	bootstrap := s.startBootstrap(life, g)
 	s.lg.Info("serving", zap.Stringer("secure", s.secure.Addr()), zap.Stringer("advertise", s.opts.Generic.AdvertiseAddress))
 	select {
 	case <-ctx.Done():
-		s.stop(servers, endpoints)
+		s.stop(servers, bootstrap)
 	case <-life.Done():
 		// A part failed: no grace, its error is returned below.
 		s.closeServers(servers, time.Second)

@@ -3,17 +3,11 @@ package server
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"sync"
 	"time"
 
 	"go.uber.org/zap"
-	"golang.org/x/sync/errgroup"
-
-	"platform.io/platform/pkg/apiserver/controlplane"
-	"platform.io/platform/pkg/apiserver/options"
-	"platform.io/platform/pkg/apiserver/registry"
 )
 
 // removeSelfTimeout bounds removing this server from the platform
@@ -24,56 +18,6 @@ const removeSelfTimeout = 5 * time.Second
 // been told to end, before their connections are closed.
 const closeTimeout = 5 * time.Second
 
-// endpointsRun is the bootstrap and then the platform Service controller,
-// running until cancel.
-type endpointsRun struct {
-	cancel context.CancelFunc
-	// done is closed when the run has returned; c is set before, once the
-	// bootstrap is done.
-	done chan struct{}
-	c    *controlplane.Controller
-}
-
-// startEndpoints creates the system namespaces, then keeps the platform
-// Service and its Endpoints until life ends or the run is cancelled.
-func (s *Server) startEndpoints(life context.Context, g *errgroup.Group) *endpointsRun {
-	ctx, cancel := context.WithCancel(life)
-	r := &endpointsRun{cancel: cancel, done: make(chan struct{})}
-	g.Go(func() error {
-		defer close(r.done)
-		err := ensureNamespaces(ctx, s.lg, s.namespaces())
-		if err == nil {
-			err = ensureAuthenticationConfigMap(ctx, s.store("", "configmaps"), nil)
-		}
-		if ctx.Err() != nil {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		s.bootstrapped.Store(true)
-		ro := s.opts.Reconciler
-		r.c = controlplane.New(s.lg.Named("controlplane"), s.etcd, s.store("", "services"), s.controlPlaneEndpoints(), controlplane.Config{
-			Self:       controlplane.Record{IP: s.opts.Generic.AdvertiseAddress.String(), Port: s.secure.Addr().(*net.TCPAddr).Port},
-			Lease:      ro.Type == options.ReconcilerLease,
-			TTL:        ro.LeaseTTL,
-			EtcdPrefix: s.opts.Etcd.Prefix,
-		})
-		r.c.Run(ctx)
-		return nil
-	})
-	return r
-}
-
-// controlPlaneEndpoints is the endpoints store the controller writes
-// through, whose validation accepts loopback addresses.
-func (s *Server) controlPlaneEndpoints() *registry.Store {
-	r := controlplane.EndpointsResource(s.store("", "endpoints").Resource)
-	c := s.storeConfig(r)
-	c.Namespaces = nil
-	return registry.NewStore(r, c)
-}
-
 // stop shuts the server down gracefully, as upstream does: /readyz fails
 // and this server leaves the platform Endpoints at once; requests are
 // served normally for --shutdown-delay-duration; then the listeners close
@@ -82,7 +26,7 @@ func (s *Server) controlPlaneEndpoints() *registry.Store {
 // up to --request-timeout to finish; then the watches are ended cleanly,
 // spread over --shutdown-watch-termination-grace-period, so their clients
 // reconnect elsewhere and resume from their last resourceVersion.
-func (s *Server) stop(servers []*http.Server, ep *endpointsRun) {
+func (s *Server) stop(servers []*http.Server, ep *bootstrapRun) {
 	o := s.opts.Generic
 	begin := time.Now()
 	s.life.shuttingDown.Store(true)
