@@ -89,7 +89,10 @@ func TestPlatformServiceEndpoints(t *testing.T) {
 	c.Kill(t)
 	Eventually(t, ttl+3*time.Second, "the killed server leaves the endpoints", wantEndpoints(want[:2]))
 	gone := time.Since(killed)
-	if gone > ttl+time.Second {
+	// Its record expires at most ttl after its last renewal, which came
+	// before the kill; etcd's expiry check and the others' rewrite add a
+	// fraction of a second.
+	if gone > ttl+1500*time.Millisecond {
 		t.Errorf("the killed server left the endpoints %v after SIGKILL, want within the TTL of %v", gone, ttl)
 	}
 
