@@ -29,7 +29,7 @@ const (
 	// with the etcd leader would otherwise hang for etcd's request
 	// timeout (7s) and hide how soon writes succeed again.
 	haWriteTimeout = 2 * time.Second
-	haScaleEvery = 3 * time.Second
+	haScaleEvery   = 3 * time.Second
 	// haConverge bounds a checkpoint: the Deployment at its count, every
 	// pod bound and running.
 	haConverge = 60 * time.Second
