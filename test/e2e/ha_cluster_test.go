@@ -266,8 +266,11 @@ type haCluster struct {
 	etcd *clientv3.Client
 	// lbKubeconfig is the kubeconfig of the load balancer's address.
 	lbKubeconfig string
-	// apiserverFlags are flags every API server gets beyond the basics.
+	// apiserverFlags are flags every API server gets beyond the basics;
+	// endpointsTTL is how soon a dead API server leaves the platform
+	// Endpoints.
 	apiserverFlags []string
+	endpointsTTL   time.Duration
 	bins           map[string]string
 }
 
@@ -288,7 +291,7 @@ func startHACluster(t *testing.T) *haCluster {
 		"platform-simnode": binary(t, "platform-simnode"),
 	}}
 	certFile, keyFile := c.writeCerts()
-	c.apiserverFlags = optionalAPIServerFlags(t, c.bins["platform-apiserver"])
+	c.apiserverFlags, c.endpointsTTL = optionalAPIServerFlags(t, c.bins["platform-apiserver"])
 	// Every API server listens on the same port at its own address, as
 	// on real hosts.
 	apiPort := commonFreePort(t, haAddrs)
@@ -351,7 +354,7 @@ func startHACluster(t *testing.T) *haCluster {
 		t.Fatal(err)
 	}
 	rc, err := rest.NewClient(&rest.Config{Host: c.lb.URL(), TLS: rest.TLSConfig{CAData: c.caPEM}, BearerToken: "e2e-anonymous",
-		QPS: -1, Timeout: 10 * time.Second, MaxRetries: -1, ContentType: rest.ContentTypeJSON})
+		QPS: -1, Timeout: 10 * time.Second, MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -579,17 +582,16 @@ func (c *haCluster) waitAPIServer(h *haHost) {
 }
 
 // optionalAPIServerFlags returns flags for features the API server may
-// not have yet, each only when its --help lists it: a short endpoint
-// reconciler lease, so the platform Endpoints check after a kill waits
-// seconds rather than the default 15.
-func optionalAPIServerFlags(t *testing.T, bin string) []string {
+// not have yet, each only when its --help lists it, and the endpoint
+// reconciler lease they set: a short one, so the platform Endpoints check
+// after a kill waits seconds rather than the default 15.
+func optionalAPIServerFlags(t *testing.T, bin string) ([]string, time.Duration) {
 	t.Helper()
 	out, _ := exec.Command(bin, "--help").CombinedOutput()
-	var flags []string
 	if strings.Contains(string(out), "--endpoint-reconciler-lease-ttl") {
-		flags = append(flags, "--endpoint-reconciler-lease-ttl", haEndpointsTTL.String())
+		return []string{"--endpoint-reconciler-lease-ttl", haEndpointsTTL.String()}, haEndpointsTTL
 	}
-	return flags
+	return nil, haEndpointsDefaultTTL
 }
 
 // freePortOn returns a TCP port of addr that was free a moment ago.

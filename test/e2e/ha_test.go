@@ -119,7 +119,7 @@ func TestHA(t *testing.T) {
 		t.Errorf("API server of %s after SIGTERM: exit code %d, %v; want 0", h.name, code, err)
 	}
 	event = "API server of " + h.name + " restarted (SIGTERM)"
-	rep.add(event, "API server exited", h.name, "", time.Since(stopped), 0)
+	rep.add(event, "API server exited", "", "", time.Since(stopped), 0)
 	c.mustStart(h.apiserver)
 	c.waitAPIServer(h)
 	rep.add(event, "API server ready again", h.name, h.name, time.Since(stopped), 0)
@@ -374,11 +374,7 @@ func (c *haCluster) checkPlatformEndpoints(t *testing.T, when string, live []*ha
 			wantEPs = append(wantEPs, fmt.Sprintf("%s:%d", h.addr, h.apiPort))
 		}
 		slices.Sort(wantEPs)
-		ttl := haEndpointsDefaultTTL
-		if len(c.apiserverFlags) > 0 {
-			ttl = haEndpointsTTL
-		}
-		Eventually(t, ttl+10*time.Second, "platform Endpoints listing "+strings.Join(wantEPs, " "), func() string {
+		Eventually(t, c.endpointsTTL+10*time.Second, "platform Endpoints listing "+strings.Join(wantEPs, " "), func() string {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			ep, err := c.set.Endpoints.Namespace("default").Get(ctx, "platform", meta.GetOptions{})
