@@ -54,6 +54,11 @@ const (
 	haControllerManager = "platform-controller-manager"
 )
 
+// haDaemons are the leader-elected daemons whose takeovers the test
+// measures. The cloud controller manager joins them when it exists (with
+// its flags in startDaemon and a replica in TestHA's layout).
+var haDaemons = []string{haScheduler, haControllerManager}
+
 // haAddrs are the simulated hosts' addresses: on Linux the whole of
 // 127.0.0.0/8 is loopback.
 var haAddrs = []string{"127.0.0.2", "127.0.0.3", "127.0.0.4"}
@@ -244,7 +249,7 @@ func (h *haHost) apiURL() string { return fmt.Sprintf("https://%s:%d", h.addr, h
 // etcd: the order a host is stopped in.
 func (h *haHost) units() []*unit {
 	var out []*unit
-	for _, name := range []string{haScheduler, haControllerManager} {
+	for _, name := range haDaemons {
 		if u := h.daemons[name]; u != nil {
 			out = append(out, u)
 		}
@@ -467,7 +472,7 @@ func (c *haCluster) startHost(h *haHost) {
 	c.mustStart(h.apiserver)
 	c.waitEtcdMember(h)
 	c.waitAPIServer(h)
-	for _, name := range []string{haScheduler, haControllerManager} {
+	for _, name := range haDaemons {
 		if u := h.daemons[name]; u != nil {
 			c.mustStart(u)
 		}
@@ -490,7 +495,7 @@ func (c *haCluster) killHost(h *haHost) {
 // stop ends every unit, daemons first and etcd last.
 func (c *haCluster) stop() {
 	for _, h := range c.hosts {
-		for _, name := range []string{haScheduler, haControllerManager} {
+		for _, name := range haDaemons {
 			if u := h.daemons[name]; u != nil {
 				u.close()
 			}

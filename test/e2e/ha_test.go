@@ -74,7 +74,7 @@ func TestHA(t *testing.T) {
 	etcdLeaderChange := c.watchEtcdLeader(killed, a)
 	c.killHost(a)
 	event := "host a (both leaders) SIGKILLed"
-	for _, kind := range []string{haScheduler, haControllerManager} {
+	for _, kind := range haDaemons {
 		u, took := c.waitTakeover(kind, killed)
 		rep.add(event, kind+" lease", "a", u.host.name, took, haKillBound)
 		if took > haKillBound {
@@ -132,7 +132,7 @@ func TestHA(t *testing.T) {
 		}
 		return ""
 	})
-	for _, kind := range []string{haScheduler, haControllerManager} {
+	for _, kind := range haDaemons {
 		if u, at := c.firstStartedLeading(kind, stopped); u != nil {
 			rep.add(event, kind+" lease", before[kind].host.name, u.host.name, at.Sub(stopped), 0)
 		} else {
@@ -142,7 +142,7 @@ func TestHA(t *testing.T) {
 
 	// (d) Each daemon's leader is stopped alone, gracefully and then not.
 	for _, sig := range []string{"SIGTERM", "SIGKILL"} {
-		for _, kind := range []string{haScheduler, haControllerManager} {
+		for _, kind := range haDaemons {
 			c.handover(t, rep, kind, sig)
 		}
 	}
