@@ -86,8 +86,10 @@ func TestHA(t *testing.T) {
 		rep.add(event, "etcd leader", "a", h.name, took, 0)
 	}
 	c.afterEvent(t, w, rep, event, killed, 6, []*haHost{b, hc})
+	back := time.Now()
 	c.startHost(a)
 	c.checkPlatformEndpoints(t, "host a back", c.hosts)
+	c.settle(back)
 
 	// (b) With host a back, the etcd leader member dies alone: quorum
 	// holds with two of three.
@@ -106,6 +108,7 @@ func TestHA(t *testing.T) {
 	c.mustStart(m.etcd)
 	c.waitEtcdMember(m)
 	rep.add("etcd member "+m.name+" restarted", "member serving linearizable reads", m.name, m.name, time.Since(restarted), 0)
+	c.settle(time.Now())
 
 	// (c) The API server of the scheduler leader's host restarts: SIGTERM,
 	// then start. Its daemons keep their leases when it is back within
@@ -139,6 +142,8 @@ func TestHA(t *testing.T) {
 			rep.add(event, kind+" lease (kept)", before[kind].host.name, before[kind].host.name, 0, 0)
 		}
 	}
+
+	c.settle(time.Now())
 
 	// (d) Each daemon's leader is stopped alone, gracefully and then not.
 	for _, sig := range []string{"SIGTERM", "SIGKILL"} {
@@ -200,6 +205,31 @@ func (c *haCluster) handover(t *testing.T, rep *haReport, kind, sig string) {
 		t.Errorf("%s: %s took over %v after %s of the leader, want at most %v", kind, u, took, sig, bound)
 	}
 	c.mustStart(old)
+}
+
+// settle waits until every daemon's lock was renewed after since by a
+// running leader, so the next event meets a cluster that has absorbed the
+// last one (a renewal in flight when the etcd leader died hangs for
+// etcd's request timeout, and would otherwise fall into the next event).
+func (c *haCluster) settle(since time.Time) {
+	c.t.Helper()
+	for _, kind := range haDaemons {
+		Eventually(c.t, haTakeoverTimeout, kind+" lease renewed after "+since.Format("15:04:05.000"), func() string {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			l, err := c.set.Leases.Namespace("platform-system").Get(ctx, kind, meta.GetOptions{})
+			if err != nil {
+				return err.Error()
+			}
+			if l.Spec.RenewTime == nil || !l.Spec.RenewTime.After(since) {
+				return fmt.Sprintf("renewed at %v", l.Spec.RenewTime)
+			}
+			if c.leader(kind) == nil {
+				return "the holder is not running"
+			}
+			return ""
+		})
+	}
 }
 
 // leaseHolder returns the holder identity of kind's lock.
