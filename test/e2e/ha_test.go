@@ -50,8 +50,8 @@ const (
 func TestHA(t *testing.T) {
 	began := time.Now()
 	c := startHACluster(t)
-	rep := &haReport{}
-	t.Cleanup(func() { rep.log(t) })
+	r := &haRun{t: t, c: c, rep: &haReport{}}
+	t.Cleanup(func() { r.rep.log(t) })
 	c.startNodes(3)
 	a, b, hc := c.hosts[0], c.hosts[1], c.hosts[2]
 	// Host a's replicas start first, so both leaders are on it; the
@@ -62,71 +62,110 @@ func TestHA(t *testing.T) {
 	c.waitLeader(haControllerManager, a)
 	c.startDaemon(b, haScheduler)
 	c.startDaemon(hc, haControllerManager)
-	w := startWorkload(t, c.set)
-	w.checkpoint(t, 4)
+	r.w = startWorkload(t, c.set)
+	r.w.checkpoint(t, 4)
 	c.checkPlatformEndpoints(t, "at start", c.hosts)
 	t.Logf("cluster up and the workload steady after %v", time.Since(began).Round(time.Millisecond))
 
-	// (a) The host of both leaders dies: its etcd member, API server and
-	// daemons together.
-	etcdLeader := c.etcdLeader()
-	killed := time.Now()
-	etcdLeaderChange := c.watchEtcdLeader(killed, a)
-	c.killHost(a)
-	event := "host a (both leaders) SIGKILLed"
-	for _, kind := range haDaemons {
-		u, took := c.waitTakeover(kind, killed)
-		rep.add(event, kind+" lease", "a", u.host.name, took, haKillBound)
-		if took > haKillBound {
-			t.Errorf("%s: %s took over %v after host a was killed, want at most %v", kind, u, took, haKillBound)
+	r.killLeadersHost(a, []*haHost{b, hc})
+	r.killEtcdLeader()
+	r.restartAPIServer()
+	for _, sig := range []string{"SIGTERM", "SIGKILL"} {
+		for _, kind := range haDaemons {
+			c.handover(t, r.rep, kind, sig)
 		}
 	}
-	if etcdLeader == a {
-		h, took := c.waitEtcdLeader(etcdLeaderChange)
-		rep.add(event, "etcd leader", "a", h.name, took, 0)
-	}
-	c.afterEvent(t, w, rep, event, killed, 6, []*haHost{b, hc})
-	back := time.Now()
-	c.startHost(a)
-	c.checkPlatformEndpoints(t, "host a back", c.hosts)
-	c.settle(back)
+	r.w.checkpoint(t, 4)
 
-	// (b) With host a back, the etcd leader member dies alone: quorum
-	// holds with two of three.
+	r.w.stop()
+	acked, failed := r.w.verifyWrites(t)
+	binds := r.w.verifyNoDuplicates(t)
+	t.Logf("workload: %d acknowledged configmap writes all stored, %d writes failed during outages; %d pod bindings, none twice; unit restarts: %v",
+		acked, failed, binds, c.restarts())
+	t.Logf("TestHA took %v", time.Since(began).Round(time.Millisecond))
+}
+
+// haRun is one run of TestHA: the cluster, its workload and the table of
+// measurements. Each method is one event, ending once the cluster has
+// absorbed it.
+type haRun struct {
+	t   *testing.T
+	c   *haCluster
+	w   *haWorkload
+	rep *haReport
+}
+
+// killLeadersHost SIGKILLs every process of h, which runs both leaders,
+// waits for the standbys to take over on survivors, then brings h back.
+func (r *haRun) killLeadersHost(h *haHost, survivors []*haHost) {
+	t, c := r.t, r.c
+	etcdLeader := c.etcdLeader()
+	killed := time.Now()
+	etcdLeaderChange := c.watchEtcdLeader(killed, h)
+	c.killHost(h)
+	event := "host " + h.name + " (both leaders) SIGKILLed"
+	for _, kind := range haDaemons {
+		u, took := c.waitTakeover(kind, killed)
+		r.rep.add(event, kind+" lease", h.name, u.host.name, took, haKillBound)
+		if took > haKillBound {
+			t.Errorf("%s: %s took over %v after host %s was killed, want at most %v", kind, u, took, h.name, haKillBound)
+		}
+	}
+	if etcdLeader == h {
+		l, took := c.waitEtcdLeader(etcdLeaderChange)
+		r.rep.add(event, "etcd leader", h.name, l.name, took, 0)
+	}
+	c.afterEvent(t, r.w, r.rep, event, killed, 6, survivors)
+	back := time.Now()
+	c.startHost(h)
+	c.checkPlatformEndpoints(t, "host "+h.name+" back", c.hosts)
+	c.settle(back)
+}
+
+// killEtcdLeader SIGKILLs the leading etcd member alone (quorum holds
+// with two of three), then restarts it.
+func (r *haRun) killEtcdLeader() {
+	t, c := r.t, r.c
 	m := c.etcdLeader()
 	if m == nil {
 		t.Fatal("no etcd leader")
 	}
-	killed = time.Now()
-	etcdLeaderChange = c.watchEtcdLeader(killed, m)
+	killed := time.Now()
+	etcdLeaderChange := c.watchEtcdLeader(killed, m)
 	m.etcd.kill()
-	event = "etcd leader member (" + m.name + ") SIGKILLed"
-	h, took := c.waitEtcdLeader(etcdLeaderChange)
-	rep.add(event, "etcd leader", m.name, h.name, took, 0)
-	c.afterEvent(t, w, rep, event, killed, 3, c.hosts)
+	event := "etcd leader member (" + m.name + ") SIGKILLed"
+	l, took := c.waitEtcdLeader(etcdLeaderChange)
+	r.rep.add(event, "etcd leader", m.name, l.name, took, 0)
+	c.afterEvent(t, r.w, r.rep, event, killed, 3, c.hosts)
 	restarted := time.Now()
 	c.mustStart(m.etcd)
 	c.waitEtcdMember(m)
-	rep.add("etcd member "+m.name+" restarted", "member serving linearizable reads", m.name, m.name, time.Since(restarted), 0)
+	r.rep.add("etcd member "+m.name+" restarted", "member serving linearizable reads", m.name, m.name, time.Since(restarted), 0)
 	c.settle(time.Now())
+}
 
-	// (c) The API server of the scheduler leader's host restarts: SIGTERM,
-	// then start. Its daemons keep their leases when it is back within
-	// the renew deadline, and lose them (to a standby on another host)
-	// when not.
-	before := map[string]*unit{haScheduler: c.waitAnyLeader(haScheduler), haControllerManager: c.waitAnyLeader(haControllerManager)}
-	h = before[haScheduler].host
+// restartAPIServer restarts the API server of the scheduler leader's
+// host: SIGTERM, then start. Its daemons keep their leases when it is
+// back within the renew deadline, and lose them (to a standby on another
+// host) when not.
+func (r *haRun) restartAPIServer() {
+	t, c := r.t, r.c
+	before := map[string]*unit{}
+	for _, kind := range haDaemons {
+		before[kind] = c.waitAnyLeader(kind)
+	}
+	h := before[haScheduler].host
 	stopped := time.Now()
 	code, err := h.apiserver.terminate()
 	if err != nil || code != 0 {
 		t.Errorf("API server of %s after SIGTERM: exit code %d, %v; want 0", h.name, code, err)
 	}
-	event = "API server of " + h.name + " restarted (SIGTERM)"
-	rep.add(event, "API server exited", "", "", time.Since(stopped), 0)
+	event := "API server of " + h.name + " restarted (SIGTERM)"
+	r.rep.add(event, "API server exited", "", "", time.Since(stopped), 0)
 	c.mustStart(h.apiserver)
 	c.waitAPIServer(h)
-	rep.add(event, "API server ready again", h.name, h.name, time.Since(stopped), 0)
-	c.afterEvent(t, w, rep, event, stopped, 5, c.hosts)
+	r.rep.add(event, "API server ready again", h.name, h.name, time.Since(stopped), 0)
+	c.afterEvent(t, r.w, r.rep, event, stopped, 5, c.hosts)
 	// A leader whose API server was away keeps its lease only if it
 	// renewed within the renew deadline; look once that has passed.
 	Eventually(t, haTakeoverTimeout, "the renew deadline passed since the restart", func() string {
@@ -137,29 +176,12 @@ func TestHA(t *testing.T) {
 	})
 	for _, kind := range haDaemons {
 		if u, at := c.firstStartedLeading(kind, stopped); u != nil {
-			rep.add(event, kind+" lease", before[kind].host.name, u.host.name, at.Sub(stopped), 0)
+			r.rep.add(event, kind+" lease", before[kind].host.name, u.host.name, at.Sub(stopped), 0)
 		} else {
-			rep.add(event, kind+" lease (kept)", before[kind].host.name, before[kind].host.name, 0, 0)
+			r.rep.add(event, kind+" lease (kept)", before[kind].host.name, before[kind].host.name, 0, 0)
 		}
 	}
-
 	c.settle(time.Now())
-
-	// (d) Each daemon's leader is stopped alone, gracefully and then not.
-	for _, sig := range []string{"SIGTERM", "SIGKILL"} {
-		for _, kind := range haDaemons {
-			c.handover(t, rep, kind, sig)
-		}
-	}
-	w.checkpoint(t, 4)
-
-	w.stop()
-	acked, failed := w.verifyWrites(t)
-	binds := w.verifyNoDuplicates(t)
-	restarts := c.restarts()
-	t.Logf("workload: %d acknowledged configmap writes all stored, %d writes failed during outages; %d pod bindings, none twice; unit restarts: %v",
-		acked, failed, binds, restarts)
-	t.Logf("TestHA took %v", time.Since(began).Round(time.Millisecond))
 }
 
 // afterEvent checks the workload after an event: the Deployment reaches
