@@ -295,42 +295,9 @@ func startHACluster(t *testing.T) *haCluster {
 		haScheduler: binary(t, haScheduler), haControllerManager: binary(t, haControllerManager),
 		"platform-simnode": binary(t, "platform-simnode"),
 	}}
-	certFile, keyFile := c.writeCerts()
 	c.apiserverFlags, c.endpointsTTL = optionalAPIServerFlags(t, c.bins["platform-apiserver"])
-	// Every API server listens on the same port at its own address, as
-	// on real hosts.
-	apiPort := commonFreePort(t, haAddrs)
-	var cluster []string
-	for i, addr := range haAddrs {
-		h := &haHost{name: string(rune('a' + i)), addr: addr, dir: filepath.Join(c.dir, string(rune('a'+i))), apiPort: apiPort, daemons: map[string]*unit{}}
-		h.etcdClientURL = fmt.Sprintf("http://%s:%d", addr, freePortOn(t, addr))
-		h.etcdPeerURL = fmt.Sprintf("http://%s:%d", addr, freePortOn(t, addr))
-		h.kubeconfig = filepath.Join(h.dir, "kubeconfig")
-		if err := os.MkdirAll(h.dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := writeKubeconfig(h.kubeconfig, h.apiURL(), c.caPEM); err != nil {
-			t.Fatal(err)
-		}
-		cluster = append(cluster, h.name+"="+h.etcdPeerURL)
-		c.hosts = append(c.hosts, h)
-	}
+	c.defineHosts()
 	t.Cleanup(c.stop)
-	for _, h := range c.hosts {
-		h.etcd = c.newUnit(h, "etcd", "--name", h.name, "--data-dir", filepath.Join(h.dir, "etcd"),
-			"--listen-client-urls", h.etcdClientURL, "--advertise-client-urls", h.etcdClientURL,
-			"--listen-peer-urls", h.etcdPeerURL, "--initial-advertise-peer-urls", h.etcdPeerURL,
-			"--initial-cluster", strings.Join(cluster, ","), "--initial-cluster-state", "new",
-			"--initial-cluster-token", "platform-ha-e2e", "--logger", "zap", "--log-outputs", "stderr",
-			"--heartbeat-interval", "100", "--election-timeout", "1000")
-		// Each API server reaches every member, its own first: losing one
-		// member then costs no API server its storage (see haEtcdServers).
-		h.apiserver = c.newUnit(h, "platform-apiserver", append([]string{
-			"--etcd-servers", c.etcdServers(h), "--bind-address", h.addr, "--secure-port", fmt.Sprint(h.apiPort),
-			"--tls-cert-file", certFile, "--tls-private-key-file", keyFile,
-			"--cert-dir", filepath.Join(h.dir, "certs"), "--data-dir", filepath.Join(h.dir, "unused-etcd"),
-		}, c.apiserverFlags...)...)
-	}
 	for _, h := range c.hosts {
 		c.mustStart(h.etcd)
 	}
@@ -365,6 +332,45 @@ func startHACluster(t *testing.T) *haCluster {
 	}
 	c.set = client.NewSet(rc)
 	return c
+}
+
+// defineHosts lays out the three hosts (addresses, ports, directories,
+// kubeconfigs) and their etcd and API server units, not yet started.
+func (c *haCluster) defineHosts() {
+	t := c.t
+	certFile, keyFile := c.writeCerts()
+	// Every API server listens on the same port at its own address, as
+	// on real hosts.
+	apiPort := commonFreePort(t, haAddrs)
+	var cluster []string
+	for i, addr := range haAddrs {
+		name := string(rune('a' + i))
+		h := &haHost{name: name, addr: addr, dir: filepath.Join(c.dir, name), apiPort: apiPort, daemons: map[string]*unit{}}
+		h.etcdClientURL = fmt.Sprintf("http://%s:%d", addr, freePortOn(t, addr))
+		h.etcdPeerURL = fmt.Sprintf("http://%s:%d", addr, freePortOn(t, addr))
+		h.kubeconfig = filepath.Join(h.dir, "kubeconfig")
+		if err := os.MkdirAll(h.dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeKubeconfig(h.kubeconfig, h.apiURL(), c.caPEM); err != nil {
+			t.Fatal(err)
+		}
+		cluster = append(cluster, h.name+"="+h.etcdPeerURL)
+		c.hosts = append(c.hosts, h)
+	}
+	for _, h := range c.hosts {
+		h.etcd = c.newUnit(h, "etcd", "--name", h.name, "--data-dir", filepath.Join(h.dir, "etcd"),
+			"--listen-client-urls", h.etcdClientURL, "--advertise-client-urls", h.etcdClientURL,
+			"--listen-peer-urls", h.etcdPeerURL, "--initial-advertise-peer-urls", h.etcdPeerURL,
+			"--initial-cluster", strings.Join(cluster, ","), "--initial-cluster-state", "new",
+			"--initial-cluster-token", "platform-ha-e2e", "--logger", "zap", "--log-outputs", "stderr",
+			"--heartbeat-interval", "100", "--election-timeout", "1000")
+		h.apiserver = c.newUnit(h, "platform-apiserver", append([]string{
+			"--etcd-servers", c.etcdServers(h), "--bind-address", h.addr, "--secure-port", fmt.Sprint(h.apiPort),
+			"--tls-cert-file", certFile, "--tls-private-key-file", keyFile,
+			"--cert-dir", filepath.Join(h.dir, "certs"), "--data-dir", filepath.Join(h.dir, "unused-etcd"),
+		}, c.apiserverFlags...)...)
+	}
 }
 
 // etcdServers is h's --etcd-servers: every member, h's own first. The
