@@ -265,15 +265,21 @@ func (s *Server) httpClient() (*http.Client, error) {
 	}, nil
 }
 
-// writeKubeconfig writes the admin kubeconfig. The server allows anonymous
-// access, but kubectl prompts for a username on stdin when an HTTPS user
-// entry has no credentials at all, so the user carries a placeholder
-// bearer token, which the server does not check.
+// writeKubeconfig writes the admin kubeconfig.
 func (s *Server) writeKubeconfig() error {
 	pem, err := os.ReadFile(filepath.Join(s.CertDir, "apiserver.crt"))
 	if err != nil {
 		return err
 	}
+	return writeKubeconfig(s.Kubeconfig, s.URL, pem)
+}
+
+// writeKubeconfig writes an admin kubeconfig for the server at url whose
+// certificate caPEM signs. The servers allow anonymous access, but kubectl
+// prompts for a username on stdin when an HTTPS user entry has no
+// credentials at all, so the user carries a placeholder bearer token,
+// which the server does not check.
+func writeKubeconfig(path, url string, caPEM []byte) error {
 	kc := fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
@@ -292,8 +298,8 @@ contexts:
     user: admin
     namespace: default
 current-context: e2e
-`, s.URL, base64.StdEncoding.EncodeToString(pem))
-	return os.WriteFile(s.Kubeconfig, []byte(kc), 0o600)
+`, url, base64.StdEncoding.EncodeToString(caPEM))
+	return os.WriteFile(path, []byte(kc), 0o600)
 }
 
 // Stop sends SIGTERM and waits up to stopTimeout for the process to exit,
