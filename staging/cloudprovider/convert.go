@@ -11,7 +11,9 @@ import (
 	"platform.io/client/cloudprovider/pb"
 )
 
-func nodeToPB(n Node) *pb.NodeRequest { return &pb.NodeRequest{NodeName: n.Name, ProviderId: n.ProviderID} }
+func nodeToPB(n Node) *pb.NodeRequest {
+	return &pb.NodeRequest{NodeName: n.Name, ProviderId: n.ProviderID}
+}
 
 func nodeFromPB(n *pb.NodeRequest) Node {
 	return Node{Name: n.GetNodeName(), ProviderID: n.GetProviderId()}
