@@ -5,7 +5,7 @@ BIN       := $(OUT)/bin
 # Every daemon whose cmd/<name>/main.go exists is built as platform-<name>.
 DAEMONS   := $(patsubst cmd/%/main.go,%,$(wildcard cmd/*/main.go))
 # Test tools the e2e suite and make run use, built beside the daemons.
-TOOLS     := $(wildcard test/simnode/cmd/*/main.go)
+TOOLS     := $(wildcard test/simnode/cmd/*/main.go test/simcloud/cmd/*/main.go)
 TEST_TIMEOUT ?= 15m
 VERSION   ?= v1.32.0-platform.$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
 LDFLAGS   := -X platform.io/platform/pkg/apiserver/server.gitVersion=$(VERSION) \
