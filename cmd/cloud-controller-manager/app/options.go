@@ -78,3 +78,7 @@ func (o *Options) Validate() []error {
 	}
 	return errs
 }
+
+// Loops returns each loop's options, by table index (nil for a loop
+// without flags), for callers that build the daemon in-process.
+func (o *Options) Loops() []controller.Options { return o.loops }
