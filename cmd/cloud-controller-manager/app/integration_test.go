@@ -437,6 +437,40 @@ func TestLoadBalancerCarriesTraffic(t *testing.T) {
 		return ""
 	})
 
+	h.lbService(t, "retyped", 80, ip, port, nil)
+	eventually(t, 20*time.Second, "ingress of retyped", func() string {
+		if got, _ := h.ingress(t, "retyped"); got == "" {
+			return "no ingress"
+		}
+		return ""
+	})
+	eventually(t, 20*time.Second, "retyped made ClusterIP", func() string {
+		svc, err := h.set.Services.Namespace("default").Get(context.Background(), "retyped", meta.GetOptions{})
+		if err != nil {
+			return err.Error()
+		}
+		svc.Spec.Type = corev1.ServiceTypeClusterIP
+		for i := range svc.Spec.Ports {
+			svc.Spec.Ports[i].NodePort = 0
+		}
+		if _, err := h.set.Services.Namespace("default").Update(context.Background(), svc, meta.WriteOptions{}); err != nil {
+			return err.Error()
+		}
+		return ""
+	})
+	eventually(t, 20*time.Second, "retyped cleaned up", func() string {
+		got, svc := h.ingress(t, "retyped")
+		if got != "" || len(svc.Finalizers) != 0 {
+			return fmt.Sprintf("ingress %q, finalizers %v", got, svc.Finalizers)
+		}
+		for _, lb := range h.cloud.ListLoadBalancers() {
+			if lb.Name == "retyped" {
+				return "load balancer still there"
+			}
+		}
+		return ""
+	})
+
 	if err := h.set.Services.Namespace("default").Delete(context.Background(), "web", nil); err != nil {
 		t.Fatal(err)
 	}
