@@ -63,6 +63,7 @@ func (l *launcher) run(ctx context.Context) {
 func (l *launcher) once(ctx context.Context) error {
 	cmd := exec.Command(l.binary, l.args()...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		return err
 	}

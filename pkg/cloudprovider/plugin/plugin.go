@@ -38,6 +38,7 @@ type Plugin struct {
 	conn     *grpc.ClientConn
 	remote   *cloud.Remote
 	launcher *launcher // nil when the provider runs on its own
+	tmpDir   string    // the socket's directory, when the daemon made it
 	// shaken is closed after the first good handshake, which sets info.
 	shaken chan struct{}
 	info   cloud.HandshakeInfo
@@ -58,7 +59,7 @@ func New(lg *zap.Logger, reg prometheus.Registerer, opts Options, daemonVersion 
 			if err != nil {
 				return nil, fmt.Errorf("plugin socket directory: %w", err)
 			}
-			p.endpoint = "unix://" + filepath.Join(dir, "provider.sock")
+			p.tmpDir, p.endpoint = dir, "unix://"+filepath.Join(dir, "provider.sock")
 		}
 		p.launcher = &launcher{lg: lg.Named("launcher"), binary: opts.Binary, endpoint: p.endpoint, config: opts.Config}
 	}
@@ -96,6 +97,9 @@ func (p *Plugin) Run(ctx context.Context) error {
 	p.handshake(ctx)
 	<-ctx.Done()
 	<-done
+	if p.tmpDir != "" {
+		_ = os.RemoveAll(p.tmpDir)
+	}
 	return nil
 }
 
