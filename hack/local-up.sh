@@ -93,6 +93,7 @@ if [ -x "$BIN/platform-cloud-controller-manager" ] && [ -x "$BIN/platform-simclo
 kubeconfig: $KUBECONFIG_OUT
 instances: ${NODES:-3}
 controlAddress: 127.0.0.1:${SIMCLOUD_CONTROL_PORT:-10270}
+stateFile: $LOCAL/simcloud-state.json
 CC
 	daemon cloud-controller-manager --cloud-provider simcloud \
 		--cloud-provider-binary "$BIN/platform-simcloud" --cloud-config "$LOCAL/simcloud.yaml" \

@@ -52,6 +52,14 @@ func New(lg *zap.Logger, cfg Config, endpoints Endpoints) (*Cloud, error) {
 	}
 	c := &Cloud{lg: lg, cfg: cfg, lbRange: netip.MustParsePrefix(cfg.LoadBalancerCIDR).Masked(), endpoints: endpoints,
 		instances: map[string]*Instance{}, lbs: map[string]*loadBalancer{}, used: map[netip.Addr]bool{}, routes: map[string]cloud.Route{}}
+	loaded, err := c.load()
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	if loaded {
+		return c, nil
+	}
 	for i := range cfg.Instances {
 		name := fmt.Sprintf("%s%d", cfg.NamePrefix, i)
 		if err := c.AddInstance(name, cfg.Zones[i%len(cfg.Zones)], internalIP(i)); err != nil {

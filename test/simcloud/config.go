@@ -31,6 +31,9 @@ type Config struct {
 	// Kubeconfig reaches the API server, to read the endpoints load
 	// balancers forward to.
 	Kubeconfig string `json:"kubeconfig"`
+	// StateFile keeps the cloud's instances, load balancers and routes
+	// across restarts of the plugin; empty to keep them in memory only.
+	StateFile string `json:"stateFile"`
 	// ControlAddress serves the control endpoint (Handler); empty for none.
 	ControlAddress string `json:"controlAddress"`
 }
@@ -52,6 +55,7 @@ func (c *Config) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.NamePrefix, "name-prefix", c.NamePrefix, "Prefix of the instance names.")
 	fs.StringVar(&c.LoadBalancerCIDR, "load-balancer-cidr", c.LoadBalancerCIDR, "Loopback range load balancer addresses are allocated from.")
 	fs.StringVar(&c.Kubeconfig, "kubeconfig", c.Kubeconfig, "Kubeconfig of the API server whose Endpoints the load balancers forward to.")
+	fs.StringVar(&c.StateFile, "state-file", c.StateFile, "File keeping the cloud's instances, load balancers and routes across restarts; empty keeps them in memory only.")
 	fs.StringVar(&c.ControlAddress, "control-address", c.ControlAddress, "host:port of the control endpoint (shut down, start, delete instances; list load balancers and routes); empty for none.")
 }
 

@@ -75,7 +75,7 @@ func (c *Cloud) AddInstance(name, zone, ip string) error {
 		return fmt.Errorf("%w: %s", ErrExists, name)
 	}
 	c.instances[name] = &Instance{Name: name, ProviderID: ProviderIDPrefix + name, Zone: zone, InternalIP: ip}
-	return nil
+	return c.saveLocked()
 }
 
 // SetShutdown shuts the instance down (true) or starts it (false).
@@ -87,7 +87,7 @@ func (c *Cloud) SetShutdown(name string, down bool) error {
 		return fmt.Errorf("%w: %s", ErrUnknownInstance, name)
 	}
 	in.Shutdown = down
-	return nil
+	return c.saveLocked()
 }
 
 // DeleteInstance deletes the instance.
@@ -98,5 +98,5 @@ func (c *Cloud) DeleteInstance(name string) error {
 		return fmt.Errorf("%w: %s", ErrUnknownInstance, name)
 	}
 	delete(c.instances, name)
-	return nil
+	return c.saveLocked()
 }

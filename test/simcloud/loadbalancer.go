@@ -97,7 +97,7 @@ func (c *Cloud) EnsureLoadBalancer(_ context.Context, _ string, svc *cloud.Servi
 			delete(lb.listeners, port)
 		}
 	}
-	return lb.status(), nil
+	return lb.status(), c.saveLocked()
 }
 
 // UpdateLoadBalancer records the load balancer's nodes.
@@ -109,7 +109,7 @@ func (c *Cloud) UpdateLoadBalancer(_ context.Context, _ string, svc *cloud.Servi
 		return fmt.Errorf("simcloud: no load balancer for %s", lbKey(svc))
 	}
 	lb.nodes = nodeNames(nodes)
-	return nil
+	return c.saveLocked()
 }
 
 // EnsureLoadBalancerDeleted closes the listeners and frees the address.
@@ -125,7 +125,7 @@ func (c *Cloud) EnsureLoadBalancerDeleted(_ context.Context, _ string, svc *clou
 	delete(c.used, lb.ip)
 	delete(c.lbs, key)
 	c.lg.Info("load balancer deleted", zap.String("service", key), zap.Stringer("ip", lb.ip))
-	return nil
+	return c.saveLocked()
 }
 
 func nodeNames(nodes []cloud.Node) []string {

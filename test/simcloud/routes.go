@@ -28,7 +28,7 @@ func (c *Cloud) CreateRoute(_ context.Context, cluster, nameHint string, r cloud
 	defer c.mu.Unlock()
 	r.Name = nameHint
 	c.routes[cluster+"/"+nameHint] = r
-	return nil
+	return c.saveLocked()
 }
 
 // DeleteRoute removes the route with r's name, or else with r's target and
@@ -44,5 +44,5 @@ func (c *Cloud) DeleteRoute(_ context.Context, cluster string, r cloud.Route) er
 			delete(c.routes, key)
 		}
 	}
-	return nil
+	return c.saveLocked()
 }
