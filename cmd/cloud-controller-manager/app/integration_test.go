@@ -419,6 +419,16 @@ func TestLoadBalancerCarriesTraffic(t *testing.T) {
 		t.Errorf("service of another class: ingress %q, finalizers %v", got, svc.Finalizers)
 	}
 
+	h.registerNode(t, "n-1", corev1.ConditionTrue)
+	eventually(t, 20*time.Second, "the new node behind the load balancer", func() string {
+		for _, lb := range h.cloud.ListLoadBalancers() {
+			if lb.Name == "web" && !slices.Equal(lb.Nodes, []string{"n-0", "n-1"}) {
+				return fmt.Sprintf("nodes %v", lb.Nodes)
+			}
+		}
+		return ""
+	})
+
 	svc, err := h.set.Services.Namespace("default").Get(context.Background(), "web", meta.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
