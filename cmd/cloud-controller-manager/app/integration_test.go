@@ -5,30 +5,20 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"go.uber.org/zap/zaptest"
 
 	corev1 "platform.io/client/api/core/v1"
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 	"platform.io/client/client"
 	cloud "platform.io/client/cloudprovider"
-	"platform.io/client/informer"
 
-	"platform.io/platform/cmd/cloud-controller-manager/app"
-	"platform.io/platform/pkg/cloudprovider/cloudnode"
-	"platform.io/platform/pkg/cloudprovider/nodelifecycle"
-	"platform.io/platform/pkg/cloudprovider/route"
-	"platform.io/platform/test/integration/framework"
 	"platform.io/platform/test/simcloud"
+	harnesspkg "platform.io/platform/test/simcloud/harness"
 )
 
 // eventually polls cond until it reports "" or the deadline passes.
@@ -47,97 +37,17 @@ func eventually(t *testing.T, d time.Duration, what string, cond func() string) 
 	}
 }
 
-// provider serves a simulated cloud on a socket, and can be stopped and
-// started again, as a crashed and restarted plugin would be.
-type provider struct {
-	t        *testing.T
-	cloud    *simcloud.Cloud
-	endpoint string
-	stop     func()
-}
-
-func (p *provider) start() {
-	lis, err := cloud.Listen(p.endpoint)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); _ = cloud.Serve(ctx, lis, p.cloud, "it") }()
-	p.stop = func() { cancel(); <-done }
-}
-
-// harness is an API server, the simulated cloud served over its socket,
-// and the cloud controller manager's loops built by the daemon's New and
-// connected to the plugin through that socket.
+// harness is the shared in-process harness with the test's helpers.
 type harness struct {
-	reg   *prometheus.Registry
+	*harnesspkg.Harness
 	set   *client.Set
 	cloud *simcloud.Cloud
-	prov  *provider
 }
 
 func start(t *testing.T) *harness {
 	t.Helper()
-	s := framework.Start(t)
-	d := s.Deps(t, "cloud-controller-manager")
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-
-	epFactory := informer.NewFactory(informer.Options{})
-	eps, err := client.Inform(epFactory, d.Clients.Endpoints)
-	if err != nil {
-		t.Fatal(err)
-	}
-	epFactory.Start(ctx)
-	t.Cleanup(epFactory.Shutdown)
-	cfg := simcloud.NewConfig()
-	cfg.Instances, cfg.NamePrefix, cfg.Zones = 3, "n-", []string{"z1", "z2"}
-	cfg.LoadBalancerCIDR = fmt.Sprintf("127.%d.%d.0/24", 100+rand.IntN(150), rand.IntN(256))
-	c, err := simcloud.New(zaptest.NewLogger(t), *cfg, simcloud.EndpointsFrom(eps.Lister()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	p := &provider{t: t, cloud: c, endpoint: "unix://" + filepath.Join(t.TempDir(), "simcloud.sock")}
-	p.start()
-	t.Cleanup(func() { p.stop() })
-
-	table := app.Descriptors()
-	o := app.NewOptions(table)
-	o.ClusterName = "it"
-	o.Cloud.Provider, o.Cloud.Endpoint, o.Cloud.CallTimeout = "simcloud", p.endpoint, 2*time.Second
-	for _, l := range o.Loops() {
-		switch l := l.(type) {
-		case *nodelifecycle.Options:
-			l.MonitorPeriod = 200 * time.Millisecond
-		case *route.Options:
-			l.AllocateNodeCIDRs, l.ClusterCIDR, l.ReconciliationPeriod = true, "10.244.0.0/16", time.Second
-		case *cloudnode.Options:
-			l.StatusUpdateFrequency = time.Second
-		}
-	}
-	if errs := o.Validate(); len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	d.Own = o
-	r, err := app.New(ctx, d, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.Informers.Start(ctx)
-	if !d.Informers.WaitForCacheSync(ctx) {
-		t.Fatal("informers did not sync")
-	}
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("loops: %v", err)
-		}
-	})
-	return &harness{reg: d.Registry.(*prometheus.Registry), set: d.Clients, cloud: c, prov: p}
+	h := harnesspkg.Start(t, nil)
+	return &harness{Harness: h, set: h.Clients, cloud: h.Cloud}
 }
 
 // registerNode creates a node as an agent does for an external cloud:
@@ -256,29 +166,6 @@ func (h *harness) ingress(t *testing.T, name string) (string, *corev1.Service) {
 		return "", svc
 	}
 	return svc.Status.LoadBalancer.Ingress[0].IP, svc
-}
-
-// callErrors is the count of failed calls of method to the plugin.
-func (h *harness) callErrors(t *testing.T, method string) float64 {
-	t.Helper()
-	mfs, err := h.reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sum float64
-	for _, mf := range mfs {
-		if mf.GetName() != "cloudprovider_plugin_call_errors_total" {
-			continue
-		}
-		for _, m := range mf.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "method" && l.GetValue() == method {
-					sum += m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return sum
 }
 
 // TestCloudNodeInitializes: a node registered with the uninitialized taint
@@ -528,13 +415,13 @@ func TestProviderRestartUnderLoad(t *testing.T) {
 		}
 		return ""
 	})
-	h.prov.stop()
+	h.StopProvider()
 	const n = 10
 	for i := range n {
 		h.lbService(t, fmt.Sprintf("during-%d", i), 80, ip, port, nil)
 	}
 	eventually(t, 20*time.Second, "every new service failed against the dead socket", func() string {
-		if got := h.callErrors(t, "EnsureLoadBalancer"); got < n {
+		if got := h.CallErrors("EnsureLoadBalancer"); got < n {
 			return fmt.Sprintf("%v failed EnsureLoadBalancer calls", got)
 		}
 		return ""
@@ -542,7 +429,7 @@ func TestProviderRestartUnderLoad(t *testing.T) {
 	if got, _ := h.ingress(t, "during-0"); got != "" {
 		t.Fatalf("ingress %s while the provider is down", got)
 	}
-	h.prov.start()
+	h.StartProvider()
 	eventually(t, 60*time.Second, "every service has a working load balancer", func() string {
 		for i := range n {
 			got, _ := h.ingress(t, fmt.Sprintf("during-%d", i))
