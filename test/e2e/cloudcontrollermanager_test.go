@@ -2,12 +2,15 @@ package e2e
 
 import (
 	"bufio"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -166,28 +169,46 @@ func TestCloudControllerManager(t *testing.T) {
 	})
 }
 
+// readyz returns the status code and body of a replica's verbose /readyz.
+func readyz(port int) (int, string) {
+	c := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+	resp, err := c.Get(fmt.Sprintf("https://127.0.0.1:%d/readyz?verbose", port))
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
 // TestCloudControllerManagerFailover runs two replicas with leader
-// election against one simulated cloud on a socket: only the leader runs
-// the loops, the standby takes over when the leader is killed, every
-// LoadBalancer Service created before and after gets its own address, and
-// none was ensured twice.
+// election against one simulated cloud process on a socket: only the
+// leader runs the loops, the standby takes over when the leader is
+// killed; then the cloud process is killed, /readyz reports it, and once
+// it is started again the services created meanwhile are served. Every
+// Service gets its own address, and none was ensured twice.
 func TestCloudControllerManagerFailover(t *testing.T) {
 	t.Parallel()
 	s := StartServer(t)
-	endpoint := "unix://" + filepath.Join(t.TempDir(), "simcloud.sock")
-	s.StartProcess(t, "platform-simcloud", "--endpoint", endpoint, "--instances=0", "--load-balancer-cidr", lbRange())
+	dir := t.TempDir()
+	endpoint := "unix://" + filepath.Join(dir, "simcloud.sock")
+	cloudFlags := []string{"--endpoint", endpoint, "--instances=0", "--load-balancer-cidr", lbRange(),
+		"--state-file", filepath.Join(dir, "state.json")}
+	provider := s.StartProcess(t, "platform-simcloud", cloudFlags...)
 	flags := []string{"--bind-address", "127.0.0.1", "--leader-elect-lease-duration=3s", "--leader-elect-renew-deadline=2s",
 		"--leader-elect-retry-period=250ms", "--cloud-provider=simcloud", "--cloud-provider-endpoint", endpoint,
-		"--controllers=service"}
+		"--controllers=service", "--authorization-always-allow-paths=/healthz,/readyz"}
+	ports := []int{freePort(t), freePort(t)}
 	replicas := []*Process{
-		s.StartProcess(t, "platform-cloud-controller-manager", append(flags, "--secure-port", fmt.Sprint(freePort(t)))...),
-		s.StartProcess(t, "platform-cloud-controller-manager", append(flags, "--secure-port", fmt.Sprint(freePort(t)))...),
+		s.StartProcess(t, "platform-cloud-controller-manager", append(flags, "--secure-port", fmt.Sprint(ports[0]))...),
+		s.StartProcess(t, "platform-cloud-controller-manager", append(flags, "--secure-port", fmt.Sprint(ports[1]))...),
 	}
 	var leader, standby *Process
+	standbyPort := 0
 	Eventually(t, 30*time.Second, "a leading replica", func() string {
 		for i, p := range replicas {
 			if data, _ := os.ReadFile(p.LogPath); strings.Contains(string(data), "started leading") {
-				leader, standby = p, replicas[1-i]
+				leader, standby, standbyPort = p, replicas[1-i], ports[1-i]
 				return ""
 			}
 		}
@@ -223,14 +244,49 @@ func TestCloudControllerManagerFailover(t *testing.T) {
 		}
 		return ""
 	})
-	reasons := strings.Fields(s.field(t, `{range .items[?(@.reason=="EnsuredLoadBalancer")]}{.involvedObject.name} {end}`, "get", "events"))
-	count := map[string]int{}
-	for _, name := range reasons {
-		count[name]++
+
+	if code, body := readyz(standbyPort); code != http.StatusOK {
+		t.Fatalf("/readyz of the new leader = %d: %s", code, body)
 	}
-	for i := range 10 {
-		if n := count[fmt.Sprintf("lb-%d", i)]; n != 1 {
-			t.Errorf("lb-%d ensured %d times (events %v)", i, n, reasons)
+	provider.Kill()
+	Eventually(t, 30*time.Second, "/readyz reports the provider down", func() string {
+		if code, body := readyz(standbyPort); code == http.StatusOK || !strings.Contains(body, "cloud-provider failed") {
+			return fmt.Sprintf("%d: %s", code, body)
 		}
-	}
+		return ""
+	})
+	create(10, 15)
+	s.StartProcess(t, "platform-simcloud", cloudFlags...)
+	Eventually(t, 60*time.Second, "every service served after the provider restart", func() string {
+		ips := strings.Fields(s.field(t, "{.items[*].status.loadBalancer.ingress[0].ip}", "get", "svc"))
+		seen := map[string]bool{}
+		for _, ip := range ips {
+			seen[ip] = true
+		}
+		if len(ips) != 15 || len(seen) != 15 {
+			return fmt.Sprintf("addresses %v", ips)
+		}
+		if code, body := readyz(standbyPort); code != http.StatusOK {
+			return fmt.Sprintf("/readyz %d: %s", code, body)
+		}
+		return ""
+	})
+	// Events are written in the background: wait for them, then check
+	// each service was ensured once (an Event's count says how often it
+	// repeated).
+	Eventually(t, 30*time.Second, "one EnsuredLoadBalancer per service", func() string {
+		rows := strings.Fields(s.field(t, `{range .items[?(@.reason=="EnsuredLoadBalancer")]}{.involvedObject.name}={.count} {end}`, "get", "events"))
+		count := map[string]int{}
+		for _, row := range rows {
+			name, n, _ := strings.Cut(row, "=")
+			c, _ := strconv.Atoi(n)
+			count[name] += max(c, 1)
+		}
+		for i := range 15 {
+			if n := count[fmt.Sprintf("lb-%d", i)]; n != 1 {
+				return fmt.Sprintf("lb-%d ensured %d times (events %v)", i, n, rows)
+			}
+		}
+		return ""
+	})
 }
