@@ -306,6 +306,27 @@ func TestLoadBalancerCarriesTraffic(t *testing.T) {
 		t.Errorf("service of another class: ingress %q, finalizers %v", got, svc.Finalizers)
 	}
 
+	udp := &corev1.Service{ObjectMeta: meta.ObjectMeta{Name: "udp"}, Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer,
+		Ports: []corev1.ServicePort{{Port: 53, Protocol: corev1.ProtocolUDP}}}}
+	if _, err := h.set.Services.Namespace("default").Create(context.Background(), udp, meta.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 20*time.Second, "the provider's refusal reported", func() string {
+		evs, err := h.set.Events.Namespace("default").List(context.Background(), meta.ListOptions{})
+		if err != nil {
+			return err.Error()
+		}
+		for _, e := range evs.Items {
+			if e.InvolvedObject.Name == "udp" && e.Reason == "SyncLoadBalancerFailed" && e.Type == corev1.EventTypeWarning {
+				return ""
+			}
+		}
+		return "no SyncLoadBalancerFailed event for udp"
+	})
+	if got, _ := h.ingress(t, "udp"); got != "" {
+		t.Errorf("a refused load balancer has ingress %s", got)
+	}
+
 	h.registerNode(t, "n-1", corev1.ConditionTrue)
 	eventually(t, 20*time.Second, "the new node behind the load balancer", func() string {
 		for _, lb := range h.cloud.ListLoadBalancers() {
