@@ -415,7 +415,7 @@ func TestLoadBalancerCarriesTraffic(t *testing.T) {
 			reasons[e.Reason] = true
 		}
 	}
-	for _, r := range []string{"EnsuringLoadBalancer", "EnsuredLoadBalancer", "DeletingLoadBalancer", "DeletedLoadBalancer"} {
+	for _, r := range []string{"EnsuringLoadBalancer", "EnsuredLoadBalancer", "UpdatedLoadBalancer", "DeletingLoadBalancer", "DeletedLoadBalancer"} {
 		if !reasons[r] {
 			t.Errorf("no %s event; events: %v", r, reasons)
 		}

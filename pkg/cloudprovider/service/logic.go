@@ -89,3 +89,31 @@ func nodeSetChanged(old, cur *corev1.Node) bool {
 	return ready(old) != ready(cur) || oldEx != curEx || old.Spec.ProviderID != cur.Spec.ProviderID ||
 		(old.DeletionTimestamp == nil) != (cur.DeletionTimestamp == nil)
 }
+
+// syncAction is what one sync of a wanted load balancer asks of the
+// provider.
+type syncAction int
+
+const (
+	// syncEnsure: EnsureLoadBalancer, then write the ingress.
+	syncEnsure syncAction = iota
+	// syncNodes: UpdateLoadBalancer with the new nodes.
+	syncNodes
+	// syncNothing: no call.
+	syncNothing
+)
+
+// decideSync compares the service (spec, its signature; nodes, the
+// backends; first, whether it lacks an ingress) with what this process
+// last gave the provider (last, when known): an unchanged load balancer
+// needs no call, a change of nodes only an update, anything else (a new
+// leader, a new or changed service, a missing ingress) an ensure.
+func decideSync(last applied, known, first bool, spec string, nodes []cloud.Node) syncAction {
+	switch {
+	case !known || first || last.spec != spec:
+		return syncEnsure
+	case slices.Equal(last.nodes, nodes):
+		return syncNothing
+	}
+	return syncNodes
+}

@@ -99,3 +99,27 @@ func TestSameIngress(t *testing.T) {
 		t.Error("different ingress reported same")
 	}
 }
+
+func TestDecideSync(t *testing.T) {
+	a, b := []cloud.Node{{Name: "a"}}, []cloud.Node{{Name: "a"}, {Name: "b"}}
+	last := applied{spec: "s1", nodes: a}
+	for _, tc := range []struct {
+		name         string
+		known, first bool
+		spec         string
+		nodes        []cloud.Node
+		want         syncAction
+	}{
+		{"new leader", false, false, "s1", a, syncEnsure},
+		{"no ingress yet", true, true, "s1", a, syncEnsure},
+		{"ports changed", true, false, "s2", a, syncEnsure},
+		{"nodes changed", true, false, "s1", b, syncNodes},
+		{"nothing changed", true, false, "s1", a, syncNothing},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := decideSync(last, tc.known, tc.first, tc.spec, tc.nodes); got != tc.want {
+				t.Errorf("decideSync = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

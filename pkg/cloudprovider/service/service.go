@@ -35,6 +35,7 @@ const (
 	reasonDeleted         = "DeletedLoadBalancer"
 	reasonDeleteFailed    = "DeletingLoadBalancerFailed"
 	reasonUpdatedBackends = "UpdatedLoadBalancer"
+	reasonUpdateFailed    = "UpdateLoadBalancerFailed"
 )
 
 // Options are the loop's flags: --concurrent-service-syncs.
@@ -63,10 +64,22 @@ type Loop struct {
 	services informer.Lister[*corev1.Service]
 	nodes    informer.Lister[*corev1.Node]
 
-	// mu guards gone: services deleted while they had the finalizer
-	// missing (forced), by key, so their load balancer can still go.
-	mu   sync.Mutex
+	// mu guards gone and applied.
+	mu sync.Mutex
+	// gone are services deleted while they had the finalizer missing
+	// (forced), by key, so their load balancer can still go.
 	gone map[string]*corev1.Service
+	// applied is what this process last gave the provider for each
+	// service, so that syncs with nothing new make no call, and a change
+	// of nodes only is an UpdateLoadBalancer. A new leader starts empty
+	// and ensures every load balancer once.
+	applied map[string]applied
+}
+
+// applied is a load balancer as last ensured or updated.
+type applied struct {
+	spec  string
+	nodes []cloud.Node
 }
 
 // New builds the loop on c's informers.
@@ -80,7 +93,7 @@ func New(c cloudprovider.Context, opts Options) (*ctrl.Controller, error) {
 		return nil, fmt.Errorf("%s: nodes: %w", Name, err)
 	}
 	l := &Loop{lg: c.Logger.Named(Name), cloud: c.Cloud, cluster: c.ClusterName, clients: c.Clients, rec: c.Recorder,
-		services: services.Lister(), nodes: nodes.Lister(), gone: map[string]*corev1.Service{}}
+		services: services.Lister(), nodes: nodes.Lister(), gone: map[string]*corev1.Service{}, applied: map[string]applied{}}
 	loop, err := c.NewLoop(Name, l, opts.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
@@ -157,19 +170,36 @@ func (l *Loop) ensure(ctx context.Context, lbs cloud.LoadBalancers, svc *corev1.
 			return fmt.Errorf("add finalizer: %w", err)
 		}
 	}
-	nodes, err := l.nodes.List(labels.Everything())
+	list, err := l.nodes.List(labels.Everything())
 	if err != nil {
 		return err
 	}
+	key, spec, nodes := informer.Key(svc), fmt.Sprintf("%+v", *toCloud(svc)), backends(list)
 	first := len(svc.Status.LoadBalancer.Ingress) == 0
+	l.mu.Lock()
+	last, known := l.applied[key]
+	l.mu.Unlock()
+	switch decideSync(last, known, first, spec, nodes) {
+	case syncNothing:
+		return nil
+	case syncNodes:
+		if err := lbs.UpdateLoadBalancer(ctx, l.cluster, toCloud(svc), nodes); err != nil {
+			l.rec.Eventf(svc, corev1.EventTypeWarning, reasonUpdateFailed, "Error updating load balancer with new hosts: %v", err)
+			return fmt.Errorf("update load balancer: %w", err)
+		}
+		l.remember(key, applied{spec, nodes})
+		l.rec.Eventf(svc, corev1.EventTypeNormal, reasonUpdatedBackends, "Updated load balancer with new hosts")
+		return nil
+	}
 	if first {
 		l.rec.Eventf(svc, corev1.EventTypeNormal, reasonEnsuring, "Ensuring load balancer")
 	}
-	st, err := lbs.EnsureLoadBalancer(ctx, l.cluster, toCloud(svc), backends(nodes))
+	st, err := lbs.EnsureLoadBalancer(ctx, l.cluster, toCloud(svc), nodes)
 	if err != nil {
 		l.rec.Eventf(svc, corev1.EventTypeWarning, reasonSyncFailed, "Error syncing load balancer: %v", err)
 		return fmt.Errorf("ensure load balancer: %w", err)
 	}
+	l.remember(key, applied{spec, nodes})
 	want := ingress(st)
 	if sameIngress(svc.Status.LoadBalancer, want) {
 		return nil
@@ -179,12 +209,20 @@ func (l *Loop) ensure(ctx context.Context, lbs cloud.LoadBalancers, svc *corev1.
 	if _, err := l.clients.Services.Namespace(s.Namespace).UpdateStatus(ctx, &s, meta.WriteOptions{}); err != nil {
 		return fmt.Errorf("write ingress: %w", err)
 	}
-	if first {
-		l.rec.Eventf(svc, corev1.EventTypeNormal, reasonEnsured, "Ensured load balancer")
-	} else {
-		l.rec.Eventf(svc, corev1.EventTypeNormal, reasonUpdatedBackends, "Updated load balancer")
-	}
+	l.rec.Eventf(svc, corev1.EventTypeNormal, reasonEnsured, "Ensured load balancer")
 	return nil
+}
+
+// remember records what the provider was given for key; a zero applied
+// forgets it.
+func (l *Loop) remember(key string, a applied) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if a.spec == "" {
+		delete(l.applied, key)
+		return
+	}
+	l.applied[key] = a
 }
 
 // cleanup deletes the load balancer, clears the ingress and removes the
@@ -195,6 +233,7 @@ func (l *Loop) cleanup(ctx context.Context, lbs cloud.LoadBalancers, svc *corev1
 		l.rec.Eventf(svc, corev1.EventTypeWarning, reasonDeleteFailed, "Error deleting load balancer: %v", err)
 		return fmt.Errorf("delete load balancer: %w", err)
 	}
+	l.remember(informer.Key(svc), applied{})
 	if len(svc.Status.LoadBalancer.Ingress) > 0 && svc.DeletionTimestamp == nil {
 		s := *svc
 		s.Status.LoadBalancer = corev1.LoadBalancerStatus{}
@@ -232,6 +271,7 @@ func (l *Loop) deleteGone(ctx context.Context, key string) error {
 	if l.gone[key] == svc {
 		delete(l.gone, key)
 	}
+	delete(l.applied, key)
 	l.mu.Unlock()
 	return nil
 }
