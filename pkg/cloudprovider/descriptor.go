@@ -33,6 +33,20 @@ const (
 // ErrPartMissing: the provider does not implement a part a loop needs.
 var ErrPartMissing = errors.New("the cloud provider does not implement a part this loop needs")
 
+// ErrNotLeading: this replica's term ran out; a loop makes no change in
+// the cloud, which the API server could not fence, after it.
+var ErrNotLeading = errors.New("cloudprovider: not leading")
+
+// Leading returns nil while this replica leads (always, without leader
+// election), ErrNotLeading once its term has run out. Loops call it just
+// before a change in the cloud.
+func (c Context) Leading() error {
+	if c.IsLeader != nil && !c.IsLeader() {
+		return ErrNotLeading
+	}
+	return nil
+}
+
 // Has reports whether the handshake said the provider implements part.
 func Has(info cloud.HandshakeInfo, part Part) bool {
 	switch part {

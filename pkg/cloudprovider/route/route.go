@@ -76,6 +76,7 @@ func Descriptor() cloudprovider.Descriptor {
 // Loop keeps the route table in step with the nodes' pod CIDRs.
 type Loop struct {
 	lg      *zap.Logger
+	leading func() error
 	opts    Options
 	cluster netip.Prefix
 	name    string
@@ -88,7 +89,7 @@ type Loop struct {
 
 // New builds the loop on c's informers.
 func New(c cloudprovider.Context, opts Options) (*Loop, error) {
-	l := &Loop{lg: c.Logger.Named(Name), opts: opts, name: c.ClusterName, cloud: c.Cloud, rec: c.Recorder, changed: make(chan struct{}, 1)}
+	l := &Loop{lg: c.Logger.Named(Name), leading: c.Leading, opts: opts, name: c.ClusterName, cloud: c.Cloud, rec: c.Recorder, changed: make(chan struct{}, 1)}
 	if !l.enabled() {
 		return l, nil
 	}
@@ -160,6 +161,12 @@ func (l *Loop) reconcile(ctx context.Context) error {
 		return err
 	}
 	create, remove := plan(nodes, routes, l.cluster)
+	if len(create)+len(remove) == 0 {
+		return nil
+	}
+	if err := l.leading(); err != nil {
+		return err
+	}
 	var errs []error
 	for _, r := range create {
 		if err := rt.CreateRoute(ctx, l.name, nameHint(l.name, r), r); err != nil {

@@ -57,6 +57,7 @@ func Descriptor() cloudprovider.Descriptor {
 // Loop reconciles one service's load balancer.
 type Loop struct {
 	lg       *zap.Logger
+	leading  func() error
 	cloud    cloud.Interface
 	cluster  string
 	clients  *client.Set
@@ -92,7 +93,7 @@ func New(c cloudprovider.Context, opts Options) (*ctrl.Controller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: nodes: %w", Name, err)
 	}
-	l := &Loop{lg: c.Logger.Named(Name), cloud: c.Cloud, cluster: c.ClusterName, clients: c.Clients, rec: c.Recorder,
+	l := &Loop{lg: c.Logger.Named(Name), leading: c.Leading, cloud: c.Cloud, cluster: c.ClusterName, clients: c.Clients, rec: c.Recorder,
 		services: services.Lister(), nodes: nodes.Lister(), gone: map[string]*corev1.Service{}, applied: map[string]applied{}}
 	loop, err := c.NewLoop(Name, l, opts.Workers)
 	if err != nil {
@@ -149,6 +150,9 @@ func (l *Loop) Reconcile(ctx context.Context, key string) (ctrl.Result, error) {
 	lbs, ok := l.cloud.LoadBalancers()
 	if !ok {
 		return ctrl.Result{}, fmt.Errorf("%w: %s", cloudprovider.ErrPartMissing, cloudprovider.PartLoadBalancers)
+	}
+	if err := l.leading(); err != nil {
+		return ctrl.Result{}, err
 	}
 	switch {
 	case wantsLoadBalancer(svc):
@@ -263,6 +267,9 @@ func (l *Loop) deleteGone(ctx context.Context, key string) error {
 	lbs, ok := l.cloud.LoadBalancers()
 	if !ok {
 		return fmt.Errorf("%w: %s", cloudprovider.ErrPartMissing, cloudprovider.PartLoadBalancers)
+	}
+	if err := l.leading(); err != nil {
+		return err
 	}
 	if err := lbs.EnsureLoadBalancerDeleted(ctx, l.cluster, toCloud(svc)); err != nil {
 		return fmt.Errorf("delete load balancer of deleted service: %w", err)
