@@ -196,6 +196,38 @@ func TestCloudNodeInitializes(t *testing.T) {
 	})
 }
 
+// zoneless is the simulated cloud with instance metadata that leaves the
+// zone to GetZone.
+type zoneless struct{ *simcloud.Cloud }
+
+func (z zoneless) Instances() (cloud.Instances, bool) { return z, true }
+
+func (z zoneless) InstanceMetadata(ctx context.Context, n cloud.Node) (*cloud.InstanceMetadata, error) {
+	md, err := z.Cloud.InstanceMetadata(ctx, n)
+	if md != nil {
+		md.Zone = cloud.Zone{}
+	}
+	return md, err
+}
+
+// TestCloudNodeZoneFromZones: a provider whose instance metadata has no
+// zone gives it through Zones.
+func TestCloudNodeZoneFromZones(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	h.StopProvider()
+	h.Served = zoneless{h.cloud}
+	h.StartProvider()
+	h.registerNode(t, "n-0", corev1.ConditionTrue)
+	eventually(t, 20*time.Second, "node n-0 zoned", func() string {
+		n := h.node(t, "n-0")
+		if n.Labels[corev1.LabelTopologyZone] != "z1" || n.Labels[corev1.LabelTopologyRegion] != "region-1" || hasTaint(n, corev1.TaintNodeUninitialized) {
+			return fmt.Sprintf("labels %v, taints %v", n.Labels, n.Spec.Taints)
+		}
+		return ""
+	})
+}
+
 // TestCloudNodeLifecycle: a node that is not ready gets the shutdown taint
 // while its instance is shut down, loses it when the instance starts, and
 // is deleted when the instance is deleted.

@@ -42,6 +42,9 @@ type Harness struct {
 	Cloud    *simcloud.Cloud
 	// Endpoint is the plugin's socket.
 	Endpoint string
+	// Served is what StartProvider serves: Cloud, unless a test wraps it
+	// (between StopProvider and StartProvider) to change an answer.
+	Served cloud.Interface
 
 	tb   testing.TB
 	stop func()
@@ -73,7 +76,7 @@ func Start(tb testing.TB, configure func(*app.Options)) *Harness {
 	}
 	tb.Cleanup(c.Close)
 	h := &Harness{Registry: d.Registry.(*prometheus.Registry), Clients: d.Clients, Cloud: c,
-		Endpoint: "unix://" + filepath.Join(tb.TempDir(), "simcloud.sock"), tb: tb}
+		Endpoint: "unix://" + filepath.Join(tb.TempDir(), "simcloud.sock"), Served: c, tb: tb}
 	h.StartProvider()
 	tb.Cleanup(func() { h.StopProvider() })
 
@@ -117,7 +120,7 @@ func Start(tb testing.TB, configure func(*app.Options)) *Harness {
 	return h
 }
 
-// StartProvider serves the cloud on the socket.
+// StartProvider serves Served on the socket.
 func (h *Harness) StartProvider() {
 	lis, err := cloud.Listen(h.Endpoint)
 	if err != nil {
@@ -125,7 +128,7 @@ func (h *Harness) StartProvider() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); _ = cloud.Serve(ctx, lis, h.Cloud, "harness") }()
+	go func() { defer close(done); _ = cloud.Serve(ctx, lis, h.Served, "harness") }()
 	h.stop = func() { cancel(); <-done }
 }
 
