@@ -20,8 +20,8 @@ func TestDiscovery(t *testing.T) {
 
 	cases := []struct {
 		name, issuer, jwksURI, wantJWKS string
-		keys                             []crypto.PublicKey
-		wantErr                          bool
+		keys                            []crypto.PublicKey
+		wantErr                         bool
 	}{
 		{name: "jwks on the issuer's host", issuer: "https://api.example:6443/prefix", keys: keys, wantJWKS: "https://api.example:6443/openid/v1/jwks"},
 		{name: "jwks uri given", issuer: "https://api.example", jwksURI: "https://cdn.example/keys", keys: keys, wantJWKS: "https://cdn.example/keys"},
