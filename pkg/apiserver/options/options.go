@@ -15,11 +15,14 @@ type Options struct {
 	API      *API
 	Logging  *Logging
 	Features *featuregate.Gate
+	// ServiceAccount configures service-account tokens.
+	ServiceAccount *ServiceAccount
 }
 
 // New returns the defaults.
 func New() *Options {
-	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(), Logging: NewLogging(), Features: NewFeatureGate()}
+	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(), Logging: NewLogging(), Features: NewFeatureGate(),
+		ServiceAccount: NewServiceAccount()}
 }
 
 // FlagSets returns the option groups in the order --help shows them.
@@ -29,6 +32,7 @@ func (o *Options) FlagSets() []cli.NamedFlagSet {
 		cli.Group("Etcd", o.Etcd.AddFlags),
 		cli.Group("Secure serving", o.Serving.AddFlags),
 		cli.Group("API", o.API.AddFlags),
+		cli.Group("Service account tokens", o.ServiceAccount.AddFlags),
 		cli.Group("Logging", o.Logging.AddFlags),
 		cli.Group("Feature gates", o.Features.AddFlag),
 	}
@@ -42,6 +46,7 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.Serving.Validate()...)
 	errs = append(errs, o.API.Validate()...)
 	errs = append(errs, o.Logging.Validate()...)
+	errs = append(errs, o.ServiceAccount.Validate()...)
 	return errors.Join(errs...)
 }
 
