@@ -273,3 +273,24 @@ func TestKubectlCreateToken(t *testing.T) {
 	expectUser(t, review(t, s, token, "x"), "system:serviceaccount:k:robot", uidOf(sa))
 	expectRefused(t, review(t, s, token))
 }
+
+// TestAPIDiscovery: the subresource is listed as upstream lists it, and
+// the OpenAPI document describes its TokenRequest body.
+func TestAPIDiscovery(t *testing.T) {
+	s, _ := start(t)
+	list := s.Do(t, "GET", "/api/v1", nil).Expect(t, http.StatusOK).Map(t)
+	var sub map[string]any
+	for _, r := range list["resources"].([]any) {
+		if m := r.(map[string]any); m["name"] == "serviceaccounts/token" {
+			sub = m
+		}
+	}
+	if sub == nil || sub["group"] != "authentication.platform.io" || sub["version"] != "v1" || sub["kind"] != "TokenRequest" || fmt.Sprint(sub["verbs"]) != "[create]" || sub["namespaced"] != true {
+		t.Fatalf("discovery lists %v", sub)
+	}
+	doc := s.Do(t, "GET", "/openapi/v2", nil).Expect(t, http.StatusOK).Map(t)
+	post, _ := doc["paths"].(map[string]any)["/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token"].(map[string]any)["post"].(map[string]any)
+	if gvk := fmt.Sprint(post["x-kubernetes-group-version-kind"]); gvk != "map[group:authentication.platform.io kind:TokenRequest version:v1]" {
+		t.Fatalf("operation gvk %s", gvk)
+	}
+}

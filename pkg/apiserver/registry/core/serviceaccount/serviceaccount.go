@@ -27,6 +27,7 @@ func ResourceWith(c TokenConfig) *registry.Resource {
 	}
 	if c.Tokens.Enabled() {
 		r.Actions = map[string]registry.Action{"token": issueToken(c)}
+		r.ActionKinds = map[string]meta.GroupVersionKind{"token": tokenRequestKind}
 	}
 	return r
 }
