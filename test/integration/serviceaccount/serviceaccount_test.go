@@ -261,17 +261,27 @@ func TestKubectlCreateToken(t *testing.T) {
 	s, _ := start(t)
 	create(t, s, "/api/v1/namespaces", `{"metadata":{"name":"k"}}`)
 	sa := create(t, s, "/api/v1/namespaces/k/serviceaccounts", `{"metadata":{"name":"robot"}}`)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, kubectl, "--server", s.URL, "-n", "k", "create", "token", "robot", "--audience", "x", "--duration", "1h")
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+filepath.Join(t.TempDir(), "none"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("kubectl create token: %v\n%s", err, out)
+	run := func(args ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, kubectl, append([]string{"--server", s.URL, "-n", "k", "create", "token", "robot"}, args...)...)
+		cmd.Env = append(os.Environ(), "KUBECONFIG="+filepath.Join(t.TempDir(), "none"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("kubectl create token %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
 	}
-	token := strings.TrimSpace(string(out))
+	token := run("--audience", "x", "--duration", "1h")
 	expectUser(t, review(t, s, token, "x"), "system:serviceaccount:k:robot", uidOf(sa))
 	expectRefused(t, review(t, s, token))
+
+	create(t, s, "/api/v1/namespaces/k/pods", `{"metadata":{"name":"web"},"spec":{"serviceAccountName":"robot","containers":[{"name":"c","image":"nginx"}]}}`)
+	bound := run("--bound-object-kind", "Pod", "--bound-object-name", "web")
+	if u := expectUser(t, review(t, s, bound), "system:serviceaccount:k:robot", uidOf(sa)); !strings.Contains(fmt.Sprint(u["extra"]), "pod-name:[web]") {
+		t.Fatalf("bound token user %v", u)
+	}
 }
 
 // TestAPIDiscovery: the subresource is listed as upstream lists it, and
