@@ -24,15 +24,21 @@ type TokenRequestSpec struct {
 
 // TokenRequestStatus carries the issued token.
 type TokenRequestStatus struct {
-	Token               string    `json:"token" protobuf:"bytes,1,opt,name=token"`
+	// Token is the signed token, a secret.
+	Token string `json:"token" protobuf:"bytes,1,opt,name=token"`
+	// ExpirationTimestamp is when the token stops being accepted.
 	ExpirationTimestamp meta.Time `json:"expirationTimestamp" protobuf:"bytes,2,opt,name=expirationTimestamp"`
 }
 
 // BoundObjectReference names the object a token is bound to: a Pod or a
 // Secret in the service account's namespace.
 type BoundObjectReference struct {
-	Kind       string   `json:"kind,omitempty" protobuf:"bytes,1,opt,name=kind"`
-	APIVersion string   `json:"apiVersion,omitempty" protobuf:"bytes,2,opt,name=aPIVersion"`
-	Name       string   `json:"name,omitempty" protobuf:"bytes,3,opt,name=name"`
-	UID        meta.UID `json:"uid,omitempty" protobuf:"bytes,4,opt,name=uID"`
+	// Kind is Pod or Secret.
+	Kind string `json:"kind,omitempty" protobuf:"bytes,1,opt,name=kind"`
+	// APIVersion is v1.
+	APIVersion string `json:"apiVersion,omitempty" protobuf:"bytes,2,opt,name=aPIVersion"`
+	// Name is the object's name.
+	Name string `json:"name,omitempty" protobuf:"bytes,3,opt,name=name"`
+	// UID, when set, must be the object's uid (else 409).
+	UID meta.UID `json:"uid,omitempty" protobuf:"bytes,4,opt,name=uID"`
 }
