@@ -156,19 +156,11 @@ func (a *Authenticator) claimsByKey(tok *jwt.JSONWebToken, public *jwt.Claims, p
 	if len(tok.Headers) > 0 {
 		kid = tok.Headers[0].KeyID
 	}
-	keys := slices.Clone(a.keys)
-	slices.SortStableFunc(keys, func(x, y verifyKey) int {
-		switch {
-		case x.id == kid && y.id != kid:
-			return -1
-		case y.id == kid && x.id != kid:
-			return 1
-		}
-		return 0
-	})
-	for _, k := range keys {
-		if tok.Claims(k.key, public, private) == nil {
-			return true
+	for _, named := range []bool{true, false} {
+		for _, k := range a.keys {
+			if (k.id == kid) == named && tok.Claims(k.key, public, private) == nil {
+				return true
+			}
 		}
 	}
 	return false
