@@ -199,7 +199,11 @@ func TestMaxTokenExpiration(t *testing.T) {
 	s, _ := start(t, func(o *options.Options) { o.ServiceAccount.MaxTokenExpiration = 2 * time.Hour })
 	create(t, s, "/api/v1/namespaces", `{"metadata":{"name":"m"}}`)
 	create(t, s, "/api/v1/namespaces/m/serviceaccounts", `{"metadata":{"name":"robot"}}`)
-	_, st := requestToken(t, s, "m", "robot", `{"expirationSeconds":86400}`)
+	r := s.Do(t, "POST", "/api/v1/namespaces/m/serviceaccounts/robot/token", `{"spec":{"expirationSeconds":86400}}`).Expect(t, http.StatusCreated)
+	if w := r.Header.Get("Warning"); w != `299 - "requested expiration of 86400 seconds shortened to 7200 seconds"` {
+		t.Errorf("warning %q", w)
+	}
+	st := r.Map(t)["status"].(map[string]any)
 	exp, _ := time.Parse(time.RFC3339, st["expirationTimestamp"].(string))
 	if d := time.Until(exp); d > 2*time.Hour+time.Second || d < 2*time.Hour-time.Minute {
 		t.Fatalf("expires in %v, want 2h", d)

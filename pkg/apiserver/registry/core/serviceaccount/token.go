@@ -71,6 +71,7 @@ func issueToken(c TokenConfig) registry.Action {
 			}
 		}
 		if max := int64(c.Tokens.MaxExpiration / time.Second); max > 0 && *req.Spec.ExpirationSeconds > max {
+			registry.AddWarning(ctx, fmt.Sprintf("requested expiration of %d seconds shortened to %d seconds", *req.Spec.ExpirationSeconds, max))
 			*req.Spec.ExpirationSeconds = max
 		}
 		r.Lifetime = time.Duration(*req.Spec.ExpirationSeconds) * time.Second
