@@ -17,12 +17,14 @@ type Options struct {
 	Features *featuregate.Gate
 	// Reconciler keeps the platform Service's Endpoints.
 	Reconciler *EndpointReconciler
+	// ServiceAccount configures service-account tokens.
+	ServiceAccount *ServiceAccount
 }
 
 // New returns the defaults.
 func New() *Options {
 	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(), Logging: NewLogging(), Features: NewFeatureGate(),
-		Reconciler: NewEndpointReconciler()}
+		Reconciler: NewEndpointReconciler(), ServiceAccount: NewServiceAccount()}
 }
 
 // FlagSets returns the option groups in the order --help shows them.
@@ -33,6 +35,7 @@ func (o *Options) FlagSets() []cli.NamedFlagSet {
 		cli.Group("Secure serving", o.Serving.AddFlags),
 		cli.Group("API", o.API.AddFlags),
 		cli.Group("Endpoint reconciler", o.Reconciler.AddFlags),
+		cli.Group("Service account tokens", o.ServiceAccount.AddFlags),
 		cli.Group("Logging", o.Logging.AddFlags),
 		cli.Group("Feature gates", o.Features.AddFlag),
 	}
@@ -47,6 +50,7 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.API.Validate()...)
 	errs = append(errs, o.Logging.Validate()...)
 	errs = append(errs, o.Reconciler.Validate()...)
+	errs = append(errs, o.ServiceAccount.Validate()...)
 	return errors.Join(errs...)
 }
 

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"strings"
 
 	"platform.io/client/api/meta"
 
@@ -34,6 +35,10 @@ type Resource struct {
 	Scale *ScaleAccessor
 	// Actions are POST-only subresources such as pods/binding, by subresource name.
 	Actions map[string]Action
+	// ActionKinds names the body kind of an action that is not the one
+	// named after it in the resource's group version (serviceaccounts/token
+	// takes an authentication.platform.io/v1 TokenRequest).
+	ActionKinds map[string]meta.GroupVersionKind
 	// AllowCreateOnUpdate lets PUT create a missing object.
 	AllowCreateOnUpdate bool
 	// RequireResourceVersionOnUpdate rejects PUT without metadata.resourceVersion.
@@ -82,6 +87,19 @@ func (r *Resource) GroupVersion() meta.GroupVersion {
 // GroupResource returns the group and plural name.
 func (r *Resource) GroupResource() meta.GroupResource {
 	return meta.GroupResource{Group: r.Group, Resource: r.Name}
+}
+
+// ActionKind returns the body kind of action name: its ActionKinds entry,
+// else the capitalized name in r's group version ("binding": Binding).
+func (r *Resource) ActionKind(name string) meta.GroupVersionKind {
+	if gvk, ok := r.ActionKinds[name]; ok {
+		return gvk
+	}
+	kind := name
+	if name != "" {
+		kind = strings.ToUpper(name[:1]) + name[1:]
+	}
+	return meta.GroupVersionKind{Group: r.Group, Version: r.Version, Kind: kind}
 }
 
 // GroupVersionKind returns the served kind.

@@ -54,6 +54,7 @@ type Server struct {
 	storeConfig func(r *registry.Resource) registry.Config
 	// CertFile is the serving certificate (self-signed when none was given).
 	CertFile string
+	saTokens *serviceAccountTokens
 }
 
 // New connects to etcd (starting the embedded member when no servers are
@@ -66,8 +67,12 @@ func New(ctx context.Context, lg *zap.Logger, o *options.Options) (*Server, erro
 		return nil, err
 	}
 	s.storage = etcd3.New(lg.Named("storage"), s.etcd, s.registry)
-	s.buildStores()
 	var err error
+	if s.saTokens, err = s.newServiceAccountTokens(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.buildStores()
 	if s.handler, err = s.buildHandler(); err != nil {
 		s.Close()
 		return nil, err
@@ -120,7 +125,7 @@ func (s *Server) buildStores() {
 	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL, Pods: pod.Config{
 		NotReadyTolerationSeconds:    s.opts.API.DefaultNotReadyTolerationSeconds,
 		UnreachableTolerationSeconds: s.opts.API.DefaultUnreachableTolerationSeconds,
-	}})
+	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReview: s.saTokens.tokenReview()})
 	prefix := s.opts.Etcd.Prefix
 	backends := s.buildBackends(rows)
 	cfg := func(r *registry.Resource) registry.Config {
@@ -143,6 +148,7 @@ func (s *Server) buildStores() {
 		c.Namespaces = checker
 		s.stores = append(s.stores, registry.NewStore(r, c))
 	}
+	s.saTokens.useStores(s)
 }
 
 // buildBackends returns the storage of each stored resource, by key prefix:
@@ -264,6 +270,7 @@ func (s *Server) buildHandler() (http.Handler, error) {
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
 	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
+	s.saTokens.install(mux, metrics.wrap)
 	return withLifecycle(mux, s.life), nil
 }
 

@@ -33,12 +33,20 @@ type Config struct {
 	EventTTL time.Duration
 	// Pods carries the pod row's options (the default tolerations).
 	Pods pod.Config
+	// ServiceAccountTokens serves serviceaccounts/token when its tokens are enabled.
+	ServiceAccountTokens serviceaccount.TokenConfig
+	// TokenReview answers TokenReviews; nil means no token authenticates.
+	TokenReview tokenreview.Authenticator
 }
 
 // Resources returns the rows of all built-in resources.
 func Resources(c Config) []*registry.Resource {
 	ttl := int64(c.EventTTL / time.Second)
 	cronV1, cronV1beta1 := cronjob.Resources()
+	var reviewer tokenreview.Authenticator = tokenreview.NoTokens{}
+	if c.TokenReview != nil {
+		reviewer = c.TokenReview
+	}
 	return []*registry.Resource{
 		namespace.Resource(),
 		pod.ResourceWith(c.Pods),
@@ -48,7 +56,7 @@ func Resources(c Config) []*registry.Resource {
 		configmap.Resource(),
 		secret.Resource(),
 		event.Resource(func() int64 { return ttl }),
-		serviceaccount.Resource(),
+		serviceaccount.ResourceWith(c.ServiceAccountTokens),
 		deployment.Resource(),
 		replicaset.Resource(),
 		daemonset.Resource(),
@@ -58,7 +66,7 @@ func Resources(c Config) []*registry.Resource {
 		cronV1,
 		cronV1beta1,
 		lease.Resource(),
-		tokenreview.Resource(tokenreview.NoTokens{}),
+		tokenreview.Resource(reviewer),
 		subjectaccessreview.Resource(subjectaccessreview.AlwaysAllow{}),
 	}
 }
