@@ -169,8 +169,8 @@ func TestCloudControllerManager(t *testing.T) {
 	})
 }
 
-// readyz returns the status code and body of a replica's verbose /readyz.
-func readyz(port int) (int, string) {
+// daemonReadyz returns the status code and body of a replica's verbose /readyz.
+func daemonReadyz(port int) (int, string) {
 	c := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
 	resp, err := c.Get(fmt.Sprintf("https://127.0.0.1:%d/readyz?verbose", port))
 	if err != nil {
@@ -245,12 +245,12 @@ func TestCloudControllerManagerFailover(t *testing.T) {
 		return ""
 	})
 
-	if code, body := readyz(standbyPort); code != http.StatusOK {
+	if code, body := daemonReadyz(standbyPort); code != http.StatusOK {
 		t.Fatalf("/readyz of the new leader = %d: %s", code, body)
 	}
 	provider.Kill()
 	Eventually(t, 30*time.Second, "/readyz reports the provider down", func() string {
-		if code, body := readyz(standbyPort); code == http.StatusOK || !strings.Contains(body, "cloud-provider failed") {
+		if code, body := daemonReadyz(standbyPort); code == http.StatusOK || !strings.Contains(body, "cloud-provider failed") {
 			return fmt.Sprintf("%d: %s", code, body)
 		}
 		return ""
@@ -266,7 +266,7 @@ func TestCloudControllerManagerFailover(t *testing.T) {
 		if len(ips) != 15 || len(seen) != 15 {
 			return fmt.Sprintf("addresses %v", ips)
 		}
-		if code, body := readyz(standbyPort); code != http.StatusOK {
+		if code, body := daemonReadyz(standbyPort); code != http.StatusOK {
 			return fmt.Sprintf("/readyz %d: %s", code, body)
 		}
 		return ""
