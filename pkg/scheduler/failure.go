@@ -124,6 +124,10 @@ func (s *Scheduler) bindingCycle(loopCtx context.Context, c *cycle, assumed *cor
 		return
 	}
 	s.Cache.FinishBinding(assumed)
+	if s.firstBound.CompareAndSwap(false, true) {
+		s.lg.Info("first binding", zap.String("pod", assumed.Namespace+"/"+assumed.Name), zap.String("node", host),
+			zap.Duration("sinceSchedulingStarted", time.Since(s.runStart)))
+	}
 	s.metrics.Attempt(metrics.Scheduled, fwk.ProfileName(), c.start, c.qpi.InitialAttemptTimestamp, time.Now())
 	s.recorder.Eventf(podRef(assumed), corev1.EventTypeNormal, "Scheduled", "Successfully assigned %s/%s to %s", assumed.Namespace, assumed.Name, host)
 	fwk.RunPostBindPlugins(ctx, c.state, assumed, host)

@@ -1,0 +1,339 @@
+package scheduler
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	corev1 "platform.io/client/api/core/v1"
+	"platform.io/client/api/meta"
+	"platform.io/client/client"
+	"platform.io/client/rest"
+	"platform.io/client/watch"
+
+	"platform.io/platform/pkg/apiserver/options"
+	"platform.io/platform/test/integration/framework"
+)
+
+const (
+	// takeoverPods are created after the leader is gone; the first of them
+	// the successor binds ends the takeover.
+	takeoverPods = 100
+	// stepLimit bounds every wait.
+	stepLimit = 3 * time.Minute
+)
+
+// BenchmarkSchedulerStart runs the built platform-scheduler against an API
+// server holding 5,000 nodes and 10,000 pending pods (500 and 1,000 with
+// SCHEDULER_BENCH_SMALL) and measures:
+//
+//   - cold starts: from the exec to the first binding, in phases read from
+//     the scheduler's log (process up, each informer synced, scheduling
+//     started), with protobuf (the default) and with JSON, each the median
+//     of coldStarts runs without leader election (each is stopped after
+//     its first binding, so the pods stay pending for the next), and once
+//     more with leader election, as operators run it; next to the floor:
+//     the same objects listed by the benchmark with the same client, in the
+//     same pages, all resources at once;
+//   - takeovers: a second replica, started once the first leads, so its
+//     informers sync as a standby's; the leader stopped with SIGTERM (it
+//     releases the lease); and the time from the signal to the successor
+//     leading and to its first binding. Then the same after SIGKILL of
+//     that leader, with a third replica waiting, which waits out the lease
+//     (--leader-elect-lease-duration, 15s) first.
+func BenchmarkSchedulerStart(b *testing.B) {
+	sc := scale{5000, 10000}
+	if os.Getenv("SCHEDULER_BENCH_SMALL") != "" {
+		sc = scale{500, 1000}
+	}
+	for range b.N {
+		runStart(b, sc)
+	}
+}
+
+// coldStarts is how many cold starts each variant's median is taken of.
+const coldStarts = 3
+
+// phases are one cold start's times since the exec.
+type phases struct {
+	up, nodesSynced, podsSynced, scheduling, firstBinding time.Duration
+	// cpu is the scheduler's CPU time at the first binding.
+	cpu time.Duration
+}
+
+func runStart(b *testing.B, sc scale) {
+	binDir(b)
+	srv := framework.Start(b, func(o *options.Options) { o.Etcd.CompactionInterval = 0 })
+	set := client.NewSet(srv.RESTClient(b))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	createNodes(b, ctx, set, sc.nodes)
+	parallel(b, sc.pods, func(i int) error {
+		_, err := set.Pods.Namespace("default").Create(ctx, plainPod(i), meta.WriteOptions{})
+		return err
+	})
+	w := watchBindings(b, ctx, set)
+	dir := b.TempDir()
+	args := []string{"--master", srv.URL, "--secure-port=0", "--port=0", "--log-format=json"}
+
+	var floors []time.Duration
+	for range coldStarts {
+		floors = append(floors, listFloor(b, ctx, set))
+	}
+	floor := median(floors)
+	b.ReportMetric(floor.Seconds(), "list-floor-s")
+	fmt.Printf("\n%d nodes, %d pending pods; list floor (median of %d) %.2fs\n\n", sc.nodes, sc.pods, coldStarts, floor.Seconds())
+	fmt.Printf("| client | start to first binding s | / floor | up | nodes synced | pods synced | scheduling started | scheduler CPU s |\n|---|--:|--:|--:|--:|--:|--:|--:|\n")
+	row := func(name string, p phases) {
+		fmt.Printf("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", name, p.firstBinding.Seconds(), p.firstBinding.Seconds()/floor.Seconds(),
+			p.up.Seconds(), p.nodesSynced.Seconds(), p.podsSynced.Seconds(), p.scheduling.Seconds(), p.cpu.Seconds())
+	}
+	for _, v := range []struct{ name, contentType string }{
+		{"protobuf", rest.ContentTypeProtobuf}, {"json", rest.ContentTypeJSON},
+	} {
+		var runs []phases
+		for i := range coldStarts {
+			p := startProcess(b, dir, "platform-scheduler", fmt.Sprintf("cold-%s-%d", v.name, i),
+				append(args, "--leader-elect=false", "--platform-api-content-type="+v.contentType)...)
+			runs = append(runs, coldStart(b, w, p))
+			p.stop(b, syscall.SIGTERM)
+		}
+		slices.SortFunc(runs, func(x, y phases) int { return cmp.Compare(x.firstBinding, y.firstBinding) })
+		m := runs[len(runs)/2]
+		b.ReportMetric(m.firstBinding.Seconds(), v.name+"-start-to-binding-s")
+		row(fmt.Sprintf("%s (median; %.2f-%.2f)", v.name, runs[0].firstBinding.Seconds(), runs[len(runs)-1].firstBinding.Seconds()), m)
+	}
+
+	a := startProcess(b, dir, "platform-scheduler", "scheduler-a", args...)
+	row("protobuf, leader-elect", coldStart(b, w, a))
+
+	// A standby syncs while the leader schedules, then waits for the lease.
+	sb := startProcess(b, dir, "platform-scheduler", "scheduler-b", args...)
+	warm := waitSynced(b, sb)
+	fmt.Printf("\nstandby synced %.2fs after its start\n\n| leader stopped by | to successor leading s | to its first binding s |\n|---|--:|--:|\n", warm.Seconds())
+
+	// SIGTERM: the leader stops its work and releases the lease.
+	bound, acquired := takeover(b, ctx, set, w, a, sb, syscall.SIGTERM, "t-")
+	b.ReportMetric(bound.Seconds(), "sigterm-takeover-s")
+	fmt.Printf("| SIGTERM | %.2f | %.2f |\n", acquired.Seconds(), bound.Seconds())
+
+	// SIGKILL: the successor waits for the lease to run out.
+	c := startProcess(b, dir, "platform-scheduler", "scheduler-c", args...)
+	waitSynced(b, c)
+	bound, acquired = takeover(b, ctx, set, w, sb, c, syscall.SIGKILL, "k-")
+	b.ReportMetric(bound.Seconds(), "sigkill-takeover-s")
+	fmt.Printf("| SIGKILL | %.2f | %.2f |\n", acquired.Seconds(), bound.Seconds())
+}
+
+// coldStart waits for the first binding after p started and reads the
+// phases from p's log.
+func coldStart(b *testing.B, w *bindWatch, p *process) phases {
+	var r phases
+	r.firstBinding = w.firstAfter(b, p.started).Sub(p.started)
+	r.cpu = p.cpu()
+	r.up = p.waitLog(b, stepLimit, "starting", nil).since(p.started)
+	r.nodesSynced = p.waitLog(b, stepLimit, "informer synced", map[string]string{"resource": "nodes"}).since(p.started)
+	r.podsSynced = p.waitLog(b, stepLimit, "informer synced", map[string]string{"resource": "pods"}).since(p.started)
+	r.scheduling = p.waitLog(b, stepLimit, "scheduling started", nil).since(p.started)
+	return r
+}
+
+func median(ds []time.Duration) time.Duration {
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}
+
+// waitSynced waits until p's scheduler informers have all synced and
+// returns how long after p's start the last did.
+func waitSynced(b *testing.B, p *process) time.Duration {
+	var last time.Duration
+	for _, res := range []string{"nodes", "pods", "namespaces"} {
+		last = max(last, p.waitLog(b, stepLimit, "informer synced", map[string]string{"resource": res}).since(p.started))
+	}
+	return last
+}
+
+// takeover stops the leader with sig and, once it has exited, creates
+// takeoverPods pending pods named prefix*, so there is work whatever the
+// leader left; it returns the time from the signal to the successor's
+// "started leading" and to the first binding seen after that (the
+// successor's: the old leader is gone by then).
+func takeover(b *testing.B, ctx context.Context, set *client.Set, w *bindWatch, leader, successor *process, sig syscall.Signal, prefix string) (first, acquired time.Duration) {
+	t0 := time.Now()
+	leader.stop(b, sig)
+	parallel(b, takeoverPods, func(i int) error {
+		p := basePod(fmt.Sprintf("%s%04d", prefix, i), corev1.DefaultSchedulerName)
+		_, err := set.Pods.Namespace("default").Create(ctx, p, meta.WriteOptions{})
+		return err
+	})
+	lead := successor.waitLog(b, stepLimit, "started leading", nil)
+	bound := w.firstAfter(b, lead.time())
+	return bound.Sub(t0), lead.since(t0)
+}
+
+// listFloor lists nodes, pods and namespaces as the scheduler's informers
+// do (resourceVersion 0, pages of 500, the three at once, decoded), with
+// the benchmark's client, and returns the time the slowest took.
+func listFloor(b *testing.B, ctx context.Context, set *client.Set) time.Duration {
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make(chan error, 3)
+	list := func(l func(meta.ListOptions) (meta.ListMeta, error)) {
+		defer wg.Done()
+		opts := meta.ListOptions{ResourceVersion: "0", Limit: 500}
+		for {
+			lm, err := l(opts)
+			if err != nil {
+				errs <- err
+				return
+			}
+			if lm.Continue == "" {
+				return
+			}
+			opts.Continue, opts.ResourceVersion = lm.Continue, ""
+		}
+	}
+	wg.Add(3)
+	go list(func(o meta.ListOptions) (meta.ListMeta, error) {
+		l, err := set.Nodes.List(ctx, o)
+		if err != nil {
+			return meta.ListMeta{}, err
+		}
+		return l.ListMeta, nil
+	})
+	go list(func(o meta.ListOptions) (meta.ListMeta, error) {
+		l, err := set.Pods.List(ctx, o)
+		if err != nil {
+			return meta.ListMeta{}, err
+		}
+		return l.ListMeta, nil
+	})
+	go list(func(o meta.ListOptions) (meta.ListMeta, error) {
+		l, err := set.Namespaces.List(ctx, o)
+		if err != nil {
+			return meta.ListMeta{}, err
+		}
+		return l.ListMeta, nil
+	})
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(start)
+}
+
+// bindWatch records, from one watch, which pods were seen bound, and per
+// name prefix (up to the first "-") when the first was and how many are.
+type bindWatch struct {
+	mu      sync.Mutex
+	bound   map[string]bool // mu guards all fields
+	first   map[string]time.Time
+	count   map[string]int
+	times   []time.Time   // of every binding, in the order seen
+	changed chan struct{} // closed and replaced at every change
+	err     error
+}
+
+func watchBindings(b *testing.B, ctx context.Context, set *client.Set) *bindWatch {
+	l, err := set.Pods.List(ctx, meta.ListOptions{Limit: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	wi, err := set.Pods.Watch(ctx, meta.ListOptions{ResourceVersion: l.ResourceVersion, TimeoutSeconds: 3600})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := &bindWatch{bound: map[string]bool{}, first: map[string]time.Time{}, count: map[string]int{}, changed: make(chan struct{})}
+	go func() {
+		defer wi.Stop()
+		for ev := range wi.ResultChan() {
+			if ev.Type == watch.Error {
+				w.fail(fmt.Errorf("watch: %v", ev.Status))
+				return
+			}
+			if ev.Type != watch.Modified || ev.Object.Spec.NodeName == "" {
+				continue
+			}
+			name := ev.Object.Name
+			prefix := name[:strings.IndexByte(name, '-')+1]
+			w.mu.Lock()
+			if !w.bound[name] {
+				w.bound[name] = true
+				now := time.Now()
+				if w.count[prefix]++; w.count[prefix] == 1 {
+					w.first[prefix] = now
+				}
+				w.times = append(w.times, now)
+				close(w.changed)
+				w.changed = make(chan struct{})
+			}
+			w.mu.Unlock()
+		}
+		if ctx.Err() == nil {
+			w.fail(fmt.Errorf("the pod watch ended"))
+		}
+	}()
+	return w
+}
+
+func (w *bindWatch) fail(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.err = err
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+// wait waits until check, called under mu, reports done.
+func (w *bindWatch) wait(b *testing.B, what string, check func() bool) {
+	deadline := time.After(stepLimit)
+	for {
+		w.mu.Lock()
+		done, err, changed := check(), w.err, w.changed
+		w.mu.Unlock()
+		switch {
+		case err != nil:
+			b.Fatal(err)
+		case done:
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			b.Fatalf("%s: not within %s", what, stepLimit)
+		}
+	}
+}
+
+// waitFirst returns when the first pod named prefix* was seen bound.
+func (w *bindWatch) waitFirst(b *testing.B, prefix string) time.Time {
+	var first time.Time
+	w.wait(b, "a binding of "+prefix+"*", func() bool {
+		first = w.first[prefix]
+		return !first.IsZero()
+	})
+	return first
+}
+
+// firstAfter returns when the first pod bound after t was seen bound.
+func (w *bindWatch) firstAfter(b *testing.B, t time.Time) time.Time {
+	var first time.Time
+	w.wait(b, "a binding after "+t.Format(time.StampMilli), func() bool {
+		i := sort.Search(len(w.times), func(i int) bool { return w.times[i].After(t) })
+		if i < len(w.times) {
+			first = w.times[i]
+		}
+		return !first.IsZero()
+	})
+	return first
+}
