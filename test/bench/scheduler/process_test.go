@@ -146,5 +146,24 @@ func (p *process) waitLog(b *testing.B, limit time.Duration, msg string, with ma
 	}
 }
 
+// lookup returns how long after p's start it logged the line find
+// returns, waiting for it a little (a line of a phase that is over may
+// still be on its way), or -1 when p does not log it.
+func (p *process) lookup(b *testing.B, msg string, with map[string]string) time.Duration {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(2 * time.Second)
+	for {
+		if e, ok := p.find(msg, with); ok {
+			return e.since(p.started)
+		}
+		select {
+		case <-tick.C:
+		case <-deadline:
+			return -1
+		}
+	}
+}
+
 // since is how long after t the line was logged.
 func (e logEntry) since(t time.Time) time.Duration { return e.time().Sub(t) }

@@ -49,28 +49,17 @@ const (
 //     leading and to its first binding. Then the same after SIGKILL of
 //     that leader, with a third replica waiting, which waits out the lease
 //     (--leader-elect-lease-duration, 15s) first.
+//
+// Run one part alone with -bench SchedulerStart/ColdStart or
+// SchedulerStart/Takeover; the cold starts need only the "starting" and
+// "first binding" a binary of any version gives (a phase its log does not
+// show is printed as "-"), so they also measure older binaries.
 func BenchmarkSchedulerStart(b *testing.B) {
+	binDir(b)
 	sc := scale{5000, 10000}
 	if os.Getenv("SCHEDULER_BENCH_SMALL") != "" {
 		sc = scale{500, 1000}
 	}
-	for range b.N {
-		runStart(b, sc)
-	}
-}
-
-// coldStarts is how many cold starts each variant's median is taken of.
-const coldStarts = 3
-
-// phases are one cold start's times since the exec.
-type phases struct {
-	up, nodesSynced, podsSynced, scheduling, firstBinding time.Duration
-	// cpu is the scheduler's CPU time at the first binding.
-	cpu time.Duration
-}
-
-func runStart(b *testing.B, sc scale) {
-	binDir(b)
 	srv := framework.Start(b, func(o *options.Options) { o.Etcd.CompactionInterval = 0 })
 	set := client.NewSet(srv.RESTClient(b))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -80,69 +69,125 @@ func runStart(b *testing.B, sc scale) {
 		_, err := set.Pods.Namespace("default").Create(ctx, plainPod(i), meta.WriteOptions{})
 		return err
 	})
-	w := watchBindings(b, ctx, set)
-	dir := b.TempDir()
-	args := []string{"--master", srv.URL, "--secure-port=0", "--port=0", "--log-format=json"}
-
+	f := &startFixture{set: set, w: watchBindings(b, ctx, set), dir: b.TempDir(),
+		args: []string{"--master", srv.URL, "--secure-port=0", "--port=0", "--log-format=json"}}
 	var floors []time.Duration
 	for range coldStarts {
 		floors = append(floors, listFloor(b, ctx, set))
 	}
-	floor := median(floors)
-	b.ReportMetric(floor.Seconds(), "list-floor-s")
-	fmt.Printf("\n%d nodes, %d pending pods; list floor (median of %d) %.2fs\n\n", sc.nodes, sc.pods, coldStarts, floor.Seconds())
-	fmt.Printf("| client | start to first binding s | / floor | up | nodes synced | pods synced | scheduling started | scheduler CPU s |\n|---|--:|--:|--:|--:|--:|--:|--:|\n")
-	row := func(name string, p phases) {
-		fmt.Printf("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", name, p.firstBinding.Seconds(), p.firstBinding.Seconds()/floor.Seconds(),
-			p.up.Seconds(), p.nodesSynced.Seconds(), p.podsSynced.Seconds(), p.scheduling.Seconds(), p.cpu.Seconds())
+	f.floor = median(floors)
+	fmt.Printf("\n%d nodes, %d pending pods; list floor (median of %d) %.2fs\n", sc.nodes, sc.pods, coldStarts, f.floor.Seconds())
+	b.Run("ColdStart", func(b *testing.B) {
+		for range b.N {
+			f.coldStarts(b)
+		}
+	})
+	b.Run("Takeover", func(b *testing.B) {
+		for range b.N {
+			f.takeovers(b, ctx)
+		}
+	})
+}
+
+// coldStarts is how many cold starts each variant's median is taken of.
+const coldStarts = 3
+
+// startFixture is the cluster the scheduler replicas start against.
+type startFixture struct {
+	set   *client.Set
+	w     *bindWatch
+	dir   string
+	args  []string // every replica's flags
+	floor time.Duration
+	n     int // replicas started so far, for their names
+}
+
+// phases are one cold start's times since the exec; a phase the log does
+// not show is negative.
+type phases struct {
+	up, nodesSynced, podsSynced, scheduling, firstBinding time.Duration
+	// cpu is the scheduler's CPU time at the first binding.
+	cpu time.Duration
+}
+
+func (f *startFixture) start(b *testing.B, args ...string) *process {
+	f.n++
+	return startProcess(b, f.dir, "platform-scheduler", fmt.Sprintf("scheduler-%d", f.n), append(slices.Clone(f.args), args...)...)
+}
+
+func secs(d time.Duration) string {
+	if d < 0 {
+		return "-"
 	}
+	return fmt.Sprintf("%.2f", d.Seconds())
+}
+
+func (f *startFixture) header() {
+	fmt.Printf("\n| client | start to first binding s | / list floor | up | nodes synced | pods synced | scheduling started | scheduler CPU s |\n|---|--:|--:|--:|--:|--:|--:|--:|\n")
+}
+
+func (f *startFixture) row(name string, p phases) {
+	fmt.Printf("| %s | %.2f | %.2f | %s | %s | %s | %s | %.2f |\n", name, p.firstBinding.Seconds(), p.firstBinding.Seconds()/f.floor.Seconds(),
+		secs(p.up), secs(p.nodesSynced), secs(p.podsSynced), secs(p.scheduling), p.cpu.Seconds())
+}
+
+// coldStarts starts coldStarts replicas without leader election per
+// content type, one at a time, each stopped after its first binding (so the
+// pods stay pending for the next), and reports the median.
+func (f *startFixture) coldStarts(b *testing.B) {
+	f.header()
 	for _, v := range []struct{ name, contentType string }{
 		{"protobuf", rest.ContentTypeProtobuf}, {"json", rest.ContentTypeJSON},
 	} {
 		var runs []phases
-		for i := range coldStarts {
-			p := startProcess(b, dir, "platform-scheduler", fmt.Sprintf("cold-%s-%d", v.name, i),
-				append(args, "--leader-elect=false", "--platform-api-content-type="+v.contentType)...)
-			runs = append(runs, coldStart(b, w, p))
+		for range coldStarts {
+			p := f.start(b, "--leader-elect=false", "--platform-api-content-type="+v.contentType)
+			runs = append(runs, coldStart(b, f.w, p))
 			p.stop(b, syscall.SIGTERM)
 		}
 		slices.SortFunc(runs, func(x, y phases) int { return cmp.Compare(x.firstBinding, y.firstBinding) })
 		m := runs[len(runs)/2]
 		b.ReportMetric(m.firstBinding.Seconds(), v.name+"-start-to-binding-s")
-		row(fmt.Sprintf("%s (median; %.2f-%.2f)", v.name, runs[0].firstBinding.Seconds(), runs[len(runs)-1].firstBinding.Seconds()), m)
+		b.ReportMetric(m.firstBinding.Seconds()/f.floor.Seconds(), v.name+"-start/list-floor")
+		f.row(fmt.Sprintf("%s (median; %.2f-%.2f)", v.name, runs[0].firstBinding.Seconds(), runs[len(runs)-1].firstBinding.Seconds()), m)
 	}
+}
 
-	a := startProcess(b, dir, "platform-scheduler", "scheduler-a", args...)
-	row("protobuf, leader-elect", coldStart(b, w, a))
+// takeovers starts a leader, then a standby once it leads, stops the
+// leader with SIGTERM; starts a third replica, and kills the second leader
+// with SIGKILL; the last leader is stopped at the end.
+func (f *startFixture) takeovers(b *testing.B, ctx context.Context) {
+	f.header()
+	a := f.start(b)
+	f.row("protobuf, leader-elect", coldStart(b, f.w, a))
 
 	// A standby syncs while the leader schedules, then waits for the lease.
-	sb := startProcess(b, dir, "platform-scheduler", "scheduler-b", args...)
+	sb := f.start(b)
 	warm := waitSynced(b, sb)
 	fmt.Printf("\nstandby synced %.2fs after its start\n\n| leader stopped by | to successor leading s | to its first binding s |\n|---|--:|--:|\n", warm.Seconds())
 
 	// SIGTERM: the leader stops its work and releases the lease.
-	bound, acquired := takeover(b, ctx, set, w, a, sb, syscall.SIGTERM, "t-")
+	bound, acquired := takeover(b, ctx, f.set, f.w, a, sb, syscall.SIGTERM, fmt.Sprintf("t%d-", f.n))
 	b.ReportMetric(bound.Seconds(), "sigterm-takeover-s")
 	fmt.Printf("| SIGTERM | %.2f | %.2f |\n", acquired.Seconds(), bound.Seconds())
 
 	// SIGKILL: the successor waits for the lease to run out.
-	c := startProcess(b, dir, "platform-scheduler", "scheduler-c", args...)
+	c := f.start(b)
 	waitSynced(b, c)
-	bound, acquired = takeover(b, ctx, set, w, sb, c, syscall.SIGKILL, "k-")
+	bound, acquired = takeover(b, ctx, f.set, f.w, sb, c, syscall.SIGKILL, fmt.Sprintf("k%d-", f.n))
 	b.ReportMetric(bound.Seconds(), "sigkill-takeover-s")
 	fmt.Printf("| SIGKILL | %.2f | %.2f |\n", acquired.Seconds(), bound.Seconds())
+	c.stop(b, syscall.SIGTERM)
 }
 
 // coldStart waits for the first binding after p started and reads the
 // phases from p's log.
 func coldStart(b *testing.B, w *bindWatch, p *process) phases {
-	var r phases
-	r.firstBinding = w.firstAfter(b, p.started).Sub(p.started)
-	r.cpu = p.cpu()
-	r.up = p.waitLog(b, stepLimit, "starting", nil).since(p.started)
-	r.nodesSynced = p.waitLog(b, stepLimit, "informer synced", map[string]string{"resource": "nodes"}).since(p.started)
-	r.podsSynced = p.waitLog(b, stepLimit, "informer synced", map[string]string{"resource": "pods"}).since(p.started)
-	r.scheduling = p.waitLog(b, stepLimit, "scheduling started", nil).since(p.started)
+	r := phases{firstBinding: w.firstAfter(b, p.started).Sub(p.started), cpu: p.cpu()}
+	r.up = p.lookup(b, "starting", nil)
+	r.nodesSynced = p.lookup(b, "informer synced", map[string]string{"resource": "nodes"})
+	r.podsSynced = p.lookup(b, "informer synced", map[string]string{"resource": "pods"})
+	r.scheduling = p.lookup(b, "scheduling started", nil)
 	return r
 }
 
