@@ -79,6 +79,8 @@ type Scheduler struct {
 	// takeover to the first binding is what a standby's warm caches save.
 	runStart   time.Time
 	firstBound atomic.Bool
+	// handlers are the registrations of the pod and node handlers.
+	handlers []*informer.Registration
 }
 
 // New builds the scheduler and declares its informers (pods, nodes,
@@ -172,7 +174,12 @@ func (s *Scheduler) namespaceLabels(ns string) labels.Set {
 }
 
 // Run schedules pods until ctx ends, then waits for bindings in flight.
+// It starts once the handlers have consumed the informers' first lists:
+// run it after the informers have synced.
 func (s *Scheduler) Run(ctx context.Context) error {
+	if !s.waitForHandlers(ctx) {
+		return nil
+	}
 	s.runStart = time.Now()
 	s.firstBound.Store(false)
 	active, backoff, unschedulable := s.Queue.Sizes()
