@@ -164,19 +164,19 @@ func (f *startFixture) takeovers(b *testing.B, ctx context.Context) {
 	// A standby syncs while the leader schedules, then waits for the lease.
 	sb := f.start(b)
 	warm := waitSynced(b, sb)
-	fmt.Printf("\nstandby synced %.2fs after its start\n\n| leader stopped by | to successor leading s | to its first binding s |\n|---|--:|--:|\n", warm.Seconds())
+	fmt.Printf("\nstandby synced %.2fs after its start\n\n| leader stopped by | to its exit s | to successor leading s | to its first binding s |\n|---|--:|--:|--:|\n", warm.Seconds())
 
 	// SIGTERM: the leader stops its work and releases the lease.
-	bound, acquired := takeover(b, ctx, f.set, f.w, a, sb, syscall.SIGTERM, fmt.Sprintf("t%d-", f.n))
-	b.ReportMetric(bound.Seconds(), "sigterm-takeover-s")
-	fmt.Printf("| SIGTERM | %.2f | %.2f |\n", acquired.Seconds(), bound.Seconds())
+	tk := takeover(b, ctx, f.set, f.w, a, sb, syscall.SIGTERM, fmt.Sprintf("t%d-", f.n))
+	b.ReportMetric(tk.bound.Seconds(), "sigterm-takeover-s")
+	fmt.Printf("| SIGTERM | %.2f | %.2f | %.2f |\n", tk.exited.Seconds(), tk.acquired.Seconds(), tk.bound.Seconds())
 
 	// SIGKILL: the successor waits for the lease to run out.
 	c := f.start(b)
 	waitSynced(b, c)
-	bound, acquired = takeover(b, ctx, f.set, f.w, sb, c, syscall.SIGKILL, fmt.Sprintf("k%d-", f.n))
-	b.ReportMetric(bound.Seconds(), "sigkill-takeover-s")
-	fmt.Printf("| SIGKILL | %.2f | %.2f |\n", acquired.Seconds(), bound.Seconds())
+	tk = takeover(b, ctx, f.set, f.w, sb, c, syscall.SIGKILL, fmt.Sprintf("k%d-", f.n))
+	b.ReportMetric(tk.bound.Seconds(), "sigkill-takeover-s")
+	fmt.Printf("| SIGKILL | %.2f | %.2f | %.2f |\n", tk.exited.Seconds(), tk.acquired.Seconds(), tk.bound.Seconds())
 	c.stop(b, syscall.SIGTERM)
 }
 
@@ -207,14 +207,18 @@ func waitSynced(b *testing.B, p *process) time.Duration {
 	return last
 }
 
+// takeoverTimes are the times from the signal to the old leader's exit,
+// to the successor's "started leading", and to the first binding seen
+// after that (the successor's: the old leader is gone by then).
+type takeoverTimes struct{ exited, acquired, bound time.Duration }
+
 // takeover stops the leader with sig and, once it has exited, creates
 // takeoverPods pending pods named prefix*, so there is work whatever the
-// leader left; it returns the time from the signal to the successor's
-// "started leading" and to the first binding seen after that (the
-// successor's: the old leader is gone by then).
-func takeover(b *testing.B, ctx context.Context, set *client.Set, w *bindWatch, leader, successor *process, sig syscall.Signal, prefix string) (first, acquired time.Duration) {
+// leader left.
+func takeover(b *testing.B, ctx context.Context, set *client.Set, w *bindWatch, leader, successor *process, sig syscall.Signal, prefix string) takeoverTimes {
 	t0 := time.Now()
 	leader.stop(b, sig)
+	exited := time.Since(t0)
 	parallel(b, takeoverPods, func(i int) error {
 		p := basePod(fmt.Sprintf("%s%04d", prefix, i), corev1.DefaultSchedulerName)
 		_, err := set.Pods.Namespace("default").Create(ctx, p, meta.WriteOptions{})
@@ -222,7 +226,7 @@ func takeover(b *testing.B, ctx context.Context, set *client.Set, w *bindWatch, 
 	})
 	lead := successor.waitLog(b, stepLimit, "started leading", nil)
 	bound := w.firstAfter(b, lead.time())
-	return bound.Sub(t0), lead.since(t0)
+	return takeoverTimes{exited: exited, acquired: lead.since(t0), bound: bound.Sub(t0)}
 }
 
 // listFloor lists nodes, pods and namespaces as the scheduler's informers
