@@ -164,19 +164,19 @@ func (f *startFixture) takeovers(b *testing.B, ctx context.Context) {
 	// A standby syncs while the leader schedules, then waits for the lease.
 	sb := f.start(b)
 	warm := waitSynced(b, sb)
-	fmt.Printf("\nstandby synced %.2fs after its start\n\n| leader stopped by | to its exit s | to successor leading s | to its first binding s |\n|---|--:|--:|--:|\n", warm.Seconds())
+	fmt.Printf("\nstandby synced %.2fs after its start\n\n| leader stopped by | to lease released s | to its exit s | to successor leading s | to its first binding s |\n|---|--:|--:|--:|--:|\n", warm.Seconds())
 
 	// SIGTERM: the leader stops its work and releases the lease.
 	tk := takeover(b, ctx, f.set, f.w, a, sb, syscall.SIGTERM, fmt.Sprintf("t%d-", f.n))
 	b.ReportMetric(tk.bound.Seconds(), "sigterm-takeover-s")
-	fmt.Printf("| SIGTERM | %.2f | %.2f | %.2f |\n", tk.exited.Seconds(), tk.acquired.Seconds(), tk.bound.Seconds())
+	fmt.Printf("| SIGTERM | %s | %.2f | %.2f | %.2f |\n", secs(tk.released), tk.exited.Seconds(), tk.acquired.Seconds(), tk.bound.Seconds())
 
 	// SIGKILL: the successor waits for the lease to run out.
 	c := f.start(b)
 	waitSynced(b, c)
 	tk = takeover(b, ctx, f.set, f.w, sb, c, syscall.SIGKILL, fmt.Sprintf("k%d-", f.n))
 	b.ReportMetric(tk.bound.Seconds(), "sigkill-takeover-s")
-	fmt.Printf("| SIGKILL | %.2f | %.2f | %.2f |\n", tk.exited.Seconds(), tk.acquired.Seconds(), tk.bound.Seconds())
+	fmt.Printf("| SIGKILL | %s | %.2f | %.2f | %.2f |\n", secs(tk.released), tk.exited.Seconds(), tk.acquired.Seconds(), tk.bound.Seconds())
 	c.stop(b, syscall.SIGTERM)
 }
 
@@ -207,10 +207,12 @@ func waitSynced(b *testing.B, p *process) time.Duration {
 	return last
 }
 
-// takeoverTimes are the times from the signal to the old leader's exit,
-// to the successor's "started leading", and to the first binding seen
-// after that (the successor's: the old leader is gone by then).
-type takeoverTimes struct{ exited, acquired, bound time.Duration }
+// takeoverTimes are the times from the signal to the old leader's
+// "stopped leading" (logged once it released the lease; negative when it
+// did not), to its exit, to the successor's "started leading", and to the
+// first binding seen after that (the successor's: the old leader is gone
+// by then).
+type takeoverTimes struct{ released, exited, acquired, bound time.Duration }
 
 // takeover stops the leader with sig and, once it has exited, creates
 // takeoverPods pending pods named prefix*, so there is work whatever the
@@ -226,7 +228,11 @@ func takeover(b *testing.B, ctx context.Context, set *client.Set, w *bindWatch, 
 	})
 	lead := successor.waitLog(b, stepLimit, "started leading", nil)
 	bound := w.firstAfter(b, lead.time())
-	return takeoverTimes{exited: exited, acquired: lead.since(t0), bound: bound.Sub(t0)}
+	released := leader.lookup(b, "stopped leading", nil)
+	if released >= 0 {
+		released -= t0.Sub(leader.started)
+	}
+	return takeoverTimes{released: released, exited: exited, acquired: lead.since(t0), bound: bound.Sub(t0)}
 }
 
 // listFloor lists nodes, pods and namespaces as the scheduler's informers
