@@ -19,6 +19,7 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/sync/errgroup"
 
+	"platform.io/platform/pkg/apiserver/authz/rbac"
 	"platform.io/platform/pkg/apiserver/endpoints"
 	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/options"
@@ -44,11 +45,15 @@ type Server struct {
 	cachers  []*cacher.Cacher
 	// bootstrapped is set once the system namespaces exist.
 	bootstrapped atomic.Bool
-	registry     *prometheus.Registry
-	handler      http.Handler
-	secure       net.Listener
-	insecure     net.Listener
-	tlsConfig    *tls.Config
+	// rbac is the RBAC policy (rbac.go); rbacBootstrapped is set once
+	// the bootstrap policy is reconciled.
+	rbac             rbacState
+	rbacBootstrapped atomic.Bool
+	registry         *prometheus.Registry
+	handler          http.Handler
+	secure           net.Listener
+	insecure         net.Listener
+	tlsConfig        *tls.Config
 	// CertFile is the serving certificate (self-signed when none was given).
 	CertFile string
 }
@@ -63,7 +68,9 @@ func New(ctx context.Context, lg *zap.Logger, o *options.Options) (*Server, erro
 		return nil, err
 	}
 	s.storage = etcd3.New(lg.Named("storage"), s.etcd, s.registry)
+	s.rbac.escalation = &rbac.Escalation{}
 	s.buildStores()
+	s.buildRBAC()
 	var err error
 	if s.handler, err = s.buildHandler(); err != nil {
 		s.Close()
@@ -114,7 +121,7 @@ func (s *Server) buildStores() {
 	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL, Pods: pod.Config{
 		NotReadyTolerationSeconds:    s.opts.API.DefaultNotReadyTolerationSeconds,
 		UnreachableTolerationSeconds: s.opts.API.DefaultUnreachableTolerationSeconds,
-	}})
+	}, Escalation: s.rbac.escalation})
 	prefix := s.opts.Etcd.Prefix
 	backends := s.buildBackends(rows)
 	cfg := func(r *registry.Resource) registry.Config {
@@ -247,7 +254,8 @@ func (s *Server) buildHandler() (http.Handler, error) {
 		}
 		return nil
 	}}
-	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches}))
+	rbacCheck := check{name: "rbac/bootstrap-roles", fn: s.rbacReady}
+	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, rbacCheck}))
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
 	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
@@ -325,6 +333,9 @@ func (s *Server) Run(ctx context.Context) error {
 		g.Go(func() error { c.Run(ctx); return nil })
 	}
 	g.Go(func() error { s.countObjects(ctx); return nil })
+	namespacesReady := make(chan struct{})
+	g.Go(func() error { s.rbac.policy.Run(ctx); return nil })
+	g.Go(func() error { return s.reconcileRBAC(ctx, namespacesReady) })
 	g.Go(func() error {
 		if err := ensureNamespaces(ctx, s.lg, s.namespaces()); err != nil {
 			return err
@@ -333,6 +344,7 @@ func (s *Server) Run(ctx context.Context) error {
 			return err
 		}
 		s.bootstrapped.Store(true)
+		close(namespacesReady)
 		return nil
 	})
 	s.lg.Info("serving", zap.Stringer("secure", s.secure.Addr()))

@@ -14,6 +14,7 @@ import (
 	rbacv1 "platform.io/client/api/rbac/v1"
 
 	"platform.io/platform/pkg/apiserver/registry"
+	"platform.io/platform/pkg/component/authn"
 )
 
 // AggregatedRules returns the rules of the ClusterRole named name with
@@ -76,6 +77,7 @@ func (p *Policy) aggregateOne(ctx context.Context, cr *rbacv1.ClusterRole, all [
 	if equalRules(cr.Rules, rules) {
 		return nil
 	}
+	ctx = authn.WithUser(ctx, APIServerUser())
 	_, _, err = p.stores.ClusterRoles.Update(ctx, "", cr.Name, func(_ context.Context, cur meta.Object) (meta.Object, error) {
 		c := cur.(*rbacv1.ClusterRole)
 		if c.AggregationRule == nil {

@@ -19,6 +19,13 @@ import (
 // upstream's escalation check lets them.
 const SystemMasters = "system:masters"
 
+// APIServerUser is who the API server's own writes of RBAC objects
+// (bootstrap reconciliation, aggregation) are made as: in system:masters,
+// as upstream's loopback user is.
+func APIServerUser() *authn.User {
+	return &authn.User{Name: "system:apiserver", Groups: []string{SystemMasters, "system:authenticated"}}
+}
+
 // Escalation prevents a user from granting permissions they do not hold:
 // a role's rules must be covered by the writer's own rules (in the role's
 // namespace plus cluster-wide) unless the writer may "escalate" that role,
