@@ -92,11 +92,14 @@ func (e *Escalation) CheckBinding(ctx context.Context, resource, namespace, name
 	if slices.Contains(u.Groups, SystemMasters) {
 		return nil
 	}
-	roleNS, roleResource := namespace, "roles"
+	// bind is checked in the binding's namespace (cluster-wide for a
+	// ClusterRoleBinding), so a ClusterRole may be bindable in some
+	// namespaces only.
+	roleResource := "roles"
 	if ref.Kind == "ClusterRole" {
-		roleNS, roleResource = "", "clusterroles"
+		roleResource = "clusterroles"
 	}
-	if e.allowedVerb(ctx, u, "bind", roleResource, roleNS, ref.Name) {
+	if e.allowedVerb(ctx, u, "bind", roleResource, namespace, ref.Name) {
 		return nil
 	}
 	gr := rbacv1.Resource(resource)
