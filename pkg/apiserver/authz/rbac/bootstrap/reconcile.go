@@ -16,7 +16,6 @@ import (
 	"platform.io/platform/pkg/component/authn"
 )
 
-
 // Reconcile makes the stores hold policy: missing objects are created;
 // existing ones not annotated autoupdate "false" get the labels,
 // annotations, rules (or aggregation selectors) and subjects they lack; a
