@@ -45,11 +45,7 @@ func (z *Authorizer) Authorize(_ context.Context, a authz.Attributes) (authz.Dec
 		return true
 	})
 	if allowedBy != nil {
-		b := allowedBy
-		if b.namespace != "" {
-			return authz.Allow, fmt.Sprintf("RBAC: allowed by RoleBinding \"%s/%s\" of %s %q", b.namespace, b.name, b.ref.Kind, b.ref.Name), nil
-		}
-		return authz.Allow, fmt.Sprintf("RBAC: allowed by ClusterRoleBinding %q of %s %q", b.name, b.ref.Kind, b.ref.Name), nil
+		return authz.Allow, allowedBy.allowed, nil
 	}
 	if len(missing) > 0 {
 		return authz.NoOpinion, "RBAC: " + strings.Join(missing, ", "), nil

@@ -1,6 +1,7 @@
 package rbac
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 
@@ -21,6 +22,19 @@ type binding struct {
 	nsName   // namespace is "" for a ClusterRoleBinding
 	ref      rbacv1.RoleRef
 	subjects []subjectKey
+	// allowed is the reason of a decision this binding allows, made once
+	// here rather than per request.
+	allowed string
+}
+
+func newBinding(namespace, name string, ref rbacv1.RoleRef, subjects []subjectKey) *binding {
+	b := &binding{nsName: nsName{namespace, name}, ref: ref, subjects: subjects}
+	if namespace != "" {
+		b.allowed = fmt.Sprintf("RBAC: allowed by RoleBinding \"%s/%s\" of %s %q", namespace, name, ref.Kind, ref.Name)
+	} else {
+		b.allowed = fmt.Sprintf("RBAC: allowed by ClusterRoleBinding %q of %s %q", name, ref.Kind, ref.Name)
+	}
+	return b
 }
 
 // index holds the policy: roles by name and bindings by subject, so a
@@ -106,7 +120,7 @@ func (x *index) deleteClusterRole(name string) {
 }
 
 func (x *index) setRoleBinding(b *rbacv1.RoleBinding) {
-	nb := &binding{nsName: nsName{b.Namespace, b.Name}, ref: b.RoleRef, subjects: subjectKeys(b.Subjects, b.Namespace)}
+	nb := newBinding(b.Namespace, b.Name, b.RoleRef, subjectKeys(b.Subjects, b.Namespace))
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.removeRoleBindingLocked(nb.nsName)
@@ -143,7 +157,7 @@ func (x *index) removeRoleBindingLocked(key nsName) {
 }
 
 func (x *index) setClusterRoleBinding(b *rbacv1.ClusterRoleBinding) {
-	nb := &binding{nsName: nsName{name: b.Name}, ref: b.RoleRef, subjects: subjectKeys(b.Subjects, "")}
+	nb := newBinding("", b.Name, b.RoleRef, subjectKeys(b.Subjects, ""))
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.removeClusterRoleBindingLocked(b.Name)
