@@ -90,7 +90,18 @@ func TestAuthorizeIndex(t *testing.T) {
 		}, alice, path("get", "/healthz/etcd"), authz.Allow},
 		{"cluster binding removed", func() { x.deleteClusterRoleBinding("health") }, alice, path("get", "/healthz/etcd"), authz.NoOpinion},
 		{"cluster role removed", func() { x.deleteClusterRole("jobs") }, alice, createJob, authz.NoOpinion},
-		{"reset clears", func() { x.reset("RoleBinding") }, sa, createJob, authz.NoOpinion},
+		{"replace drops what the list lacks", func() {
+			x.replace("RoleBinding", []meta.Object{&rbacv1.RoleBinding{ObjectMeta: om("ns1", "other"), RoleRef: roleRef("ClusterRole", "jobs")}})
+		}, sa, createJob, authz.NoOpinion},
+		{"replace keeps what the list has", func() {
+			x.setClusterRole(&rbacv1.ClusterRole{ObjectMeta: om("", "jobs"), Rules: writeJobs})
+			x.replace("RoleBinding", []meta.Object{&rbacv1.RoleBinding{ObjectMeta: om("ns1", "sa"),
+				Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: "builder"}}, RoleRef: roleRef("ClusterRole", "jobs")}})
+		}, sa, createJob, authz.Allow},
+		{"replace with nothing", func() {
+			x.replace("ClusterRoleBinding", nil)
+			x.replace("RoleBinding", nil)
+		}, sa, createJob, authz.NoOpinion},
 	}
 	for _, st := range steps {
 		st.change()

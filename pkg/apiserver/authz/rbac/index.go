@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"platform.io/client/api/meta"
 	rbacv1 "platform.io/client/api/rbac/v1"
 )
 
@@ -98,8 +99,10 @@ func subjectKeys(subjects []rbacv1.Subject, namespace string) []subjectKey {
 func (x *index) setRole(r *rbacv1.Role) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.roles[nsName{r.Namespace, r.Name}] = r.Rules
+	x.setRoleLocked(r)
 }
+
+func (x *index) setRoleLocked(r *rbacv1.Role) { x.roles[nsName{r.Namespace, r.Name}] = r.Rules }
 
 func (x *index) deleteRole(namespace, name string) {
 	x.mu.Lock()
@@ -110,8 +113,10 @@ func (x *index) deleteRole(namespace, name string) {
 func (x *index) setClusterRole(r *rbacv1.ClusterRole) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.clusterRoles[r.Name] = r
+	x.setClusterRoleLocked(r)
 }
+
+func (x *index) setClusterRoleLocked(r *rbacv1.ClusterRole) { x.clusterRoles[r.Name] = r }
 
 func (x *index) deleteClusterRole(name string) {
 	x.mu.Lock()
@@ -120,9 +125,13 @@ func (x *index) deleteClusterRole(name string) {
 }
 
 func (x *index) setRoleBinding(b *rbacv1.RoleBinding) {
-	nb := newBinding(b.Namespace, b.Name, b.RoleRef, subjectKeys(b.Subjects, b.Namespace))
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.setRoleBindingLocked(b)
+}
+
+func (x *index) setRoleBindingLocked(b *rbacv1.RoleBinding) {
+	nb := newBinding(b.Namespace, b.Name, b.RoleRef, subjectKeys(b.Subjects, b.Namespace))
 	x.removeRoleBindingLocked(nb.nsName)
 	x.roleBindings[nb.nsName] = nb
 	bySubject := x.nsSubjects[b.Namespace]
@@ -157,9 +166,13 @@ func (x *index) removeRoleBindingLocked(key nsName) {
 }
 
 func (x *index) setClusterRoleBinding(b *rbacv1.ClusterRoleBinding) {
-	nb := newBinding("", b.Name, b.RoleRef, subjectKeys(b.Subjects, ""))
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.setClusterRoleBindingLocked(b)
+}
+
+func (x *index) setClusterRoleBindingLocked(b *rbacv1.ClusterRoleBinding) {
+	nb := newBinding("", b.Name, b.RoleRef, subjectKeys(b.Subjects, ""))
 	x.removeClusterRoleBindingLocked(b.Name)
 	x.clusterBindings[b.Name] = nb
 	for _, k := range uniq(nb.subjects) {
@@ -203,21 +216,34 @@ func uniq(keys []subjectKey) []subjectKey {
 	return out
 }
 
-// reset empties the part of the index kind names, before a relist fills it again.
-func (x *index) reset(kind string) {
+// replace sets the part of the index kind names to objs, in one step, so
+// a relist never shows readers an empty policy.
+func (x *index) replace(kind string, objs []meta.Object) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	switch kind {
 	case "Role":
 		x.roles = map[nsName][]rbacv1.PolicyRule{}
+		for _, o := range objs {
+			x.setRoleLocked(o.(*rbacv1.Role))
+		}
 	case "ClusterRole":
 		x.clusterRoles = map[string]*rbacv1.ClusterRole{}
+		for _, o := range objs {
+			x.setClusterRoleLocked(o.(*rbacv1.ClusterRole))
+		}
 	case "RoleBinding":
 		x.roleBindings = map[nsName]*binding{}
 		x.nsSubjects = map[string]map[subjectKey][]*binding{}
+		for _, o := range objs {
+			x.setRoleBindingLocked(o.(*rbacv1.RoleBinding))
+		}
 	case "ClusterRoleBinding":
 		x.clusterBindings = map[string]*binding{}
 		x.clusterSubjects = map[subjectKey][]*binding{}
+		for _, o := range objs {
+			x.setClusterRoleBindingLocked(o.(*rbacv1.ClusterRoleBinding))
+		}
 	}
 }
 

@@ -85,7 +85,7 @@ func (p *Policy) Run(ctx context.Context) {
 				p.idx.setClusterRole(r)
 			}
 			p.kickAggregation()
-		}},
+		}, relisted: p.kickAggregation},
 		{kind: "RoleBinding", store: p.stores.RoleBindings, apply: func(o meta.Object, del bool) {
 			b := o.(*rbacv1.RoleBinding)
 			if del {
@@ -136,8 +136,10 @@ type feed struct {
 	kind  string
 	store *registry.Store
 	apply func(obj meta.Object, deleted bool)
-	idx   *index
-	lg    *zap.Logger
+	// relisted, when set, runs after a list replaced the kind's objects.
+	relisted func()
+	idx      *index
+	lg       *zap.Logger
 }
 
 // relistDelay is the wait before listing again after a failure.
@@ -175,9 +177,9 @@ func (f *feed) list(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("decode %s: %w", f.kind, err)
 	}
-	f.idx.reset(f.kind)
-	for _, o := range objs {
-		f.apply(o, false)
+	f.idx.replace(f.kind, objs)
+	if f.relisted != nil {
+		f.relisted()
 	}
 	return l.ResourceVersion, nil
 }
