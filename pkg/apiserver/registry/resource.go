@@ -138,6 +138,15 @@ type Strategy interface {
 	ValidateUpdate(obj, old meta.Object) field.ErrorList
 }
 
+// WriteChecker is implemented by strategies that decide a write by who
+// makes it (RBAC's escalation prevention). It runs after validation, with
+// the request's context, on create (also by PUT) and on updates of the
+// main part; an error it returns (a Forbidden) is the request's answer.
+type WriteChecker interface {
+	CheckCreate(ctx context.Context, obj meta.Object) error
+	CheckUpdate(ctx context.Context, obj, old meta.Object) error
+}
+
 // DeletePreparer is implemented by strategies that change an object when
 // its deletion starts (a namespace turns Terminating).
 type DeletePreparer interface {
@@ -167,6 +176,8 @@ type Typed[T any] struct {
 	PrepareForDeleteFunc func(obj *T)
 	GracePeriodFunc      func(obj *T, requested *int64) int64
 	DeletionBlockedFunc  func(obj *T) bool
+	CheckCreateFunc      func(ctx context.Context, obj *T) error
+	CheckUpdateFunc      func(ctx context.Context, obj, old *T) error
 }
 
 var _ Strategy = Typed[struct{}]{}
@@ -221,6 +232,22 @@ func (s Typed[T]) GracePeriod(obj meta.Object, requested *int64) (int64, bool) {
 // DeletionBlocked implements DeletionBlocker.
 func (s Typed[T]) DeletionBlocked(obj meta.Object) bool {
 	return s.DeletionBlockedFunc != nil && s.DeletionBlockedFunc(any(obj).(*T))
+}
+
+// CheckCreate implements WriteChecker.
+func (s Typed[T]) CheckCreate(ctx context.Context, obj meta.Object) error {
+	if s.CheckCreateFunc == nil {
+		return nil
+	}
+	return s.CheckCreateFunc(ctx, any(obj).(*T))
+}
+
+// CheckUpdate implements WriteChecker.
+func (s Typed[T]) CheckUpdate(ctx context.Context, obj, old meta.Object) error {
+	if s.CheckUpdateFunc == nil {
+		return nil
+	}
+	return s.CheckUpdateFunc(ctx, any(obj).(*T), any(old).(*T))
 }
 
 // ScaleAccessor reads and writes the replica count behind the scale subresource.

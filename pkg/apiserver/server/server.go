@@ -19,6 +19,7 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/sync/errgroup"
 
+	"platform.io/platform/pkg/apiserver/authz/rbac"
 	"platform.io/platform/pkg/apiserver/endpoints"
 	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/options"
@@ -52,6 +53,10 @@ type Server struct {
 	life         *lifecycle
 	// storeConfig is the registry configuration of a resource's store.
 	storeConfig func(r *registry.Resource) registry.Config
+	// rbac is the RBAC policy (rbac.go); rbacBootstrapped is set once
+	// the bootstrap policy is reconciled.
+	rbac             rbacState
+	rbacBootstrapped atomic.Bool
 	// CertFile is the serving certificate (self-signed when none was given).
 	CertFile string
 	saTokens *serviceAccountTokens
@@ -67,12 +72,14 @@ func New(ctx context.Context, lg *zap.Logger, o *options.Options) (*Server, erro
 		return nil, err
 	}
 	s.storage = etcd3.New(lg.Named("storage"), s.etcd, s.registry)
+	s.rbac.escalation = &rbac.Escalation{}
 	var err error
 	if s.saTokens, err = s.newServiceAccountTokens(); err != nil {
 		s.Close()
 		return nil, err
 	}
 	s.buildStores()
+	s.buildRBAC()
 	if s.handler, err = s.buildHandler(); err != nil {
 		s.Close()
 		return nil, err
@@ -125,7 +132,7 @@ func (s *Server) buildStores() {
 	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL, Pods: pod.Config{
 		NotReadyTolerationSeconds:    s.opts.API.DefaultNotReadyTolerationSeconds,
 		UnreachableTolerationSeconds: s.opts.API.DefaultUnreachableTolerationSeconds,
-	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReview: s.saTokens.tokenReview()})
+	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReview: s.saTokens.tokenReview(), Escalation: s.rbac.escalation})
 	prefix := s.opts.Etcd.Prefix
 	backends := s.buildBackends(rows)
 	cfg := func(r *registry.Resource) registry.Config {
@@ -266,7 +273,8 @@ func (s *Server) buildHandler() (http.Handler, error) {
 		}
 		return nil
 	}}
-	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, shutdown}))
+	rbacCheck := check{name: "rbac/bootstrap-roles", fn: s.rbacReady}
+	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, rbacCheck, shutdown}))
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
 	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
@@ -349,6 +357,8 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	g.Go(func() error { s.countObjects(life); return nil })
 	bootstrap := s.startBootstrap(life, g)
+	g.Go(func() error { s.rbac.policy.Run(life); return nil })
+	g.Go(func() error { return s.reconcileRBAC(life, bootstrap.ready) })
 	s.lg.Info("serving", zap.Stringer("secure", s.secure.Addr()), zap.Stringer("advertise", s.opts.Generic.AdvertiseAddress))
 	select {
 	case <-ctx.Done():

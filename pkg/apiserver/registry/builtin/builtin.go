@@ -6,6 +6,7 @@ package builtin
 import (
 	"time"
 
+	"platform.io/platform/pkg/apiserver/authz/rbac"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/apps/controllerrevision"
 	"platform.io/platform/pkg/apiserver/registry/apps/daemonset"
@@ -26,6 +27,10 @@ import (
 	"platform.io/platform/pkg/apiserver/registry/core/secret"
 	"platform.io/platform/pkg/apiserver/registry/core/service"
 	"platform.io/platform/pkg/apiserver/registry/core/serviceaccount"
+	"platform.io/platform/pkg/apiserver/registry/rbac/clusterrole"
+	"platform.io/platform/pkg/apiserver/registry/rbac/clusterrolebinding"
+	"platform.io/platform/pkg/apiserver/registry/rbac/role"
+	"platform.io/platform/pkg/apiserver/registry/rbac/rolebinding"
 )
 
 // Config carries the server options resources depend on.
@@ -37,6 +42,9 @@ type Config struct {
 	ServiceAccountTokens serviceaccount.TokenConfig
 	// TokenReview answers TokenReviews; nil means no token authenticates.
 	TokenReview tokenreview.Authenticator
+	// Escalation guards writes of the rbac group's roles and bindings; nil
+	// lets only system:masters write them.
+	Escalation *rbac.Escalation
 }
 
 // Resources returns the rows of all built-in resources.
@@ -46,6 +54,10 @@ func Resources(c Config) []*registry.Resource {
 	var reviewer tokenreview.Authenticator = tokenreview.NoTokens{}
 	if c.TokenReview != nil {
 		reviewer = c.TokenReview
+	}
+	esc := c.Escalation
+	if esc == nil {
+		esc = &rbac.Escalation{}
 	}
 	return []*registry.Resource{
 		namespace.Resource(),
@@ -66,6 +78,10 @@ func Resources(c Config) []*registry.Resource {
 		cronV1,
 		cronV1beta1,
 		lease.Resource(),
+		role.Resource(esc),
+		clusterrole.Resource(esc),
+		rolebinding.Resource(esc),
+		clusterrolebinding.Resource(esc),
 		tokenreview.Resource(reviewer),
 		subjectaccessreview.Resource(subjectaccessreview.AlwaysAllow{}),
 	}
