@@ -6,13 +6,18 @@ package builtin
 import (
 	"time"
 
+	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/apps/controllerrevision"
 	"platform.io/platform/pkg/apiserver/registry/apps/daemonset"
 	"platform.io/platform/pkg/apiserver/registry/apps/deployment"
 	"platform.io/platform/pkg/apiserver/registry/apps/replicaset"
 	"platform.io/platform/pkg/apiserver/registry/apps/statefulset"
+	"platform.io/platform/pkg/apiserver/registry/authentication/selfsubjectreview"
 	"platform.io/platform/pkg/apiserver/registry/authentication/tokenreview"
+	"platform.io/platform/pkg/apiserver/registry/authorization/localsubjectaccessreview"
+	"platform.io/platform/pkg/apiserver/registry/authorization/selfsubjectaccessreview"
+	"platform.io/platform/pkg/apiserver/registry/authorization/selfsubjectrulesreview"
 	"platform.io/platform/pkg/apiserver/registry/authorization/subjectaccessreview"
 	"platform.io/platform/pkg/apiserver/registry/batch/cronjob"
 	"platform.io/platform/pkg/apiserver/registry/batch/job"
@@ -33,13 +38,30 @@ type Config struct {
 	EventTTL time.Duration
 	// Pods carries the pod row's options (the default tolerations).
 	Pods pod.Config
+	// Authorizer answers the access reviews (SubjectAccessReview, local
+	// and self): the server's --authorization-mode chain. Nil is
+	// AlwaysAllow, the mode of a server with no authorization configured.
+	Authorizer authz.Authorizer
+	// RuleResolver answers SelfSubjectRulesReview: the rules of the modes
+	// that can list them. Nil is AlwaysAllow's rules.
+	RuleResolver authz.RuleResolver
+	// TokenReviews answers TokenReview: the server's token authenticators
+	// and --api-audiences. A nil Authenticator authenticates no token.
+	TokenReviews tokenreview.Config
 }
 
 // Resources returns the rows of all built-in resources.
 func Resources(c Config) []*registry.Resource {
 	ttl := int64(c.EventTTL / time.Second)
+	z, rules := c.Authorizer, c.RuleResolver
+	if z == nil {
+		z = authz.AlwaysAllow{}
+	}
+	if rules == nil {
+		rules = authz.AlwaysAllow{}
+	}
 	cronV1, cronV1beta1 := cronjob.Resources()
-	return []*registry.Resource{
+	rows := []*registry.Resource{
 		namespace.Resource(),
 		pod.ResourceWith(c.Pods),
 		node.Resource(),
@@ -58,9 +80,16 @@ func Resources(c Config) []*registry.Resource {
 		cronV1,
 		cronV1beta1,
 		lease.Resource(),
-		tokenreview.Resource(tokenreview.NoTokens{}),
-		subjectaccessreview.Resource(subjectaccessreview.AlwaysAllow{}),
 	}
+	rows = append(rows, tokenreview.Resources(c.TokenReviews)...)
+	rows = append(rows, selfsubjectreview.Resources()...)
+	rows = append(rows, subjectaccessreview.Resources(z)...)
+	rows = append(rows,
+		localsubjectaccessreview.Resource(z),
+		selfsubjectaccessreview.Resource(z),
+		selfsubjectrulesreview.Resource(rules),
+	)
+	return rows
 }
 
 // NamespaceChecker returns the checker that guards creates in namespaces.
