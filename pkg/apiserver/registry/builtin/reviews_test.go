@@ -58,9 +58,13 @@ func reviewServer(t *testing.T, z authz.Authorizer, rules authz.RuleResolver, to
 	return srv
 }
 
+func abacFrom(policies string) (*abac.Authorizer, error) {
+	return abac.Load(strings.NewReader(policies))
+}
+
 func loadPolicies(t *testing.T) *abac.Authorizer {
 	t.Helper()
-	a, err := abac.Load(strings.NewReader(reviewPolicies))
+	a, err := abacFrom(reviewPolicies)
 	if err != nil {
 		t.Fatal(err)
 	}
