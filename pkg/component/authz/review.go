@@ -18,7 +18,8 @@ type AccessReviewer interface {
 	Review(ctx context.Context, spec authzv1.SubjectAccessReviewSpec) (authzv1.SubjectAccessReviewStatus, error)
 }
 
-// reviewTimeout bounds one review shared by concurrent requests.
+// reviewTimeout bounds one review of the delegating authorizer, shared by
+// concurrent requests.
 const reviewTimeout = 10 * time.Second
 
 // CachedReviewer asks a reviewer and keeps its answers: allowed ones for
@@ -30,6 +31,7 @@ type CachedReviewer struct {
 	reviewer AccessReviewer
 	allowTTL time.Duration
 	denyTTL  time.Duration
+	timeout  time.Duration
 	cache    *ttlcache.Cache[string, authzv1.SubjectAccessReviewStatus]
 	flights  singleflight.Group
 }
@@ -37,10 +39,11 @@ type CachedReviewer struct {
 var _ AccessReviewer = (*CachedReviewer)(nil)
 
 // NewCachedReviewer returns a cache in front of r, reading the time from
-// now (time.Now when nil).
-func NewCachedReviewer(lg *zap.Logger, r AccessReviewer, allowTTL, denyTTL time.Duration, now func() time.Time) *CachedReviewer {
+// now (time.Now when nil). Each call to r is bounded by timeout, whatever
+// the requests waiting for it do.
+func NewCachedReviewer(lg *zap.Logger, r AccessReviewer, allowTTL, denyTTL, timeout time.Duration, now func() time.Time) *CachedReviewer {
 	return &CachedReviewer{
-		lg: lg, reviewer: r, allowTTL: allowTTL, denyTTL: denyTTL,
+		lg: lg, reviewer: r, allowTTL: allowTTL, denyTTL: denyTTL, timeout: timeout,
 		cache: ttlcache.New[string, authzv1.SubjectAccessReviewStatus](now),
 	}
 }
@@ -64,7 +67,7 @@ func (c *CachedReviewer) Review(ctx context.Context, spec authzv1.SubjectAccessR
 
 // review asks the reviewer and caches its answer.
 func (c *CachedReviewer) review(ctx context.Context, key string, spec authzv1.SubjectAccessReviewSpec) (authzv1.SubjectAccessReviewStatus, error) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reviewTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
 	defer cancel()
 	st, err := c.reviewer.Review(ctx, spec)
 	if err != nil {
@@ -89,7 +92,7 @@ type reviewCache struct {
 }
 
 func newReviewCache(lg *zap.Logger, r AccessReviewer, allowTTL, denyTTL time.Duration, now func() time.Time) *reviewCache {
-	return &reviewCache{NewCachedReviewer(lg, r, allowTTL, denyTTL, now)}
+	return &reviewCache{NewCachedReviewer(lg, r, allowTTL, denyTTL, reviewTimeout, now)}
 }
 
 // Authorize implements Authorizer.

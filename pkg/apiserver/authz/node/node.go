@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -27,7 +28,23 @@ type Authorizer struct {
 	graph *Graph
 }
 
-var _ authz.Authorizer = (*Authorizer)(nil)
+var (
+	_ authz.Authorizer   = (*Authorizer)(nil)
+	_ authz.RuleResolver = (*Authorizer)(nil)
+)
+
+// ErrNoRules is RulesFor's error for a node: its rights follow the graph
+// and are not listed as rules.
+var ErrNoRules = errors.New("node authorizer does not support user rule resolution")
+
+// RulesFor implements authz.RuleResolver: nothing for anyone; for a node
+// the list is incomplete, as upstream's.
+func (a *Authorizer) RulesFor(_ context.Context, u *authn.User, _ string) ([]authz.ResourceRule, []authz.NonResourceRule, bool, error) {
+	if _, ok := NodeName(u); ok {
+		return nil, nil, true, ErrNoRules
+	}
+	return nil, nil, false, nil
+}
 
 // New returns the mode, its graph fed by src.
 func New(lg *zap.Logger, src PodSource) *Authorizer {

@@ -110,3 +110,13 @@ func TestBindThenDelete(t *testing.T) {
 		}
 	}
 }
+
+func TestRulesFor(t *testing.T) {
+	a := New(zap.NewNop(), newTestSource())
+	if _, _, incomplete, err := a.RulesFor(context.Background(), nodeUser("n1"), "ns"); !incomplete || err == nil {
+		t.Errorf("node: incomplete=%v err=%v", incomplete, err)
+	}
+	if _, _, incomplete, err := a.RulesFor(context.Background(), &authn.User{Name: "alice"}, "ns"); incomplete || err != nil {
+		t.Errorf("alice: incomplete=%v err=%v", incomplete, err)
+	}
+}

@@ -88,7 +88,7 @@ func New(lg *zap.Logger, c Config) (*Authorizer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("webhook: %s: %w", c.KubeconfigPath, err)
 	}
-	return &Authorizer{reviews: cauthz.NewCachedReviewer(lg, r, c.AllowTTL, c.DenyTTL, c.Now)}, nil
+	return &Authorizer{reviews: cauthz.NewCachedReviewer(lg, r, c.AllowTTL, c.DenyTTL, c.Timeout, c.Now)}, nil
 }
 
 // Authorize implements authz.Authorizer.
@@ -100,9 +100,12 @@ func (a *Authorizer) Authorize(ctx context.Context, attrs authz.Attributes) (aut
 	return accessreview.Decision(st), st.Reason, nil
 }
 
-// RulesFor implements authz.RuleResolver: a webhook cannot list rules.
+// ErrNoRules is RulesFor's error: a webhook cannot list rules.
+var ErrNoRules = errors.New("webhook authorizer does not support user rule resolution")
+
+// RulesFor implements authz.RuleResolver: nothing, incomplete.
 func (a *Authorizer) RulesFor(context.Context, *authn.User, string) ([]authz.ResourceRule, []authz.NonResourceRule, bool, error) {
-	return nil, nil, true, nil
+	return nil, nil, true, ErrNoRules
 }
 
 // reviewer posts reviews in one version to the webhook's URL.

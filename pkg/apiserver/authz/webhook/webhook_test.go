@@ -247,7 +247,7 @@ func TestNewErrors(t *testing.T) {
 		t.Error("a missing kubeconfig was accepted")
 	}
 	a, _ := New(zap.NewNop(), Config{KubeconfigPath: h.kubeconfig(t)})
-	if _, _, incomplete, _ := a.RulesFor(context.Background(), &authn.User{Name: "x"}, "ns"); !incomplete {
-		t.Error("a webhook's rules are complete")
+	if _, _, incomplete, err := a.RulesFor(context.Background(), &authn.User{Name: "x"}, "ns"); !incomplete || err == nil {
+		t.Errorf("a webhook's rules: incomplete=%v err=%v", incomplete, err)
 	}
 }
