@@ -6,18 +6,23 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 )
 
-// PodHandler is told of pods as the API server's watch sees them.
+// PodHandler is told of pods as the API server's list and watch see them.
 type PodHandler interface {
-	// PodUpserted is called for every pod that exists and for every
-	// change to one.
+	// PodsReplaced gives every pod that exists, after a list: pods the
+	// handler knew and the list lacks are gone.
+	PodsReplaced(pods []*corev1.Pod)
+	// PodUpserted is called for a pod added or changed.
 	PodUpserted(pod *corev1.Pod)
 	// PodDeleted is called when a pod is gone.
 	PodDeleted(namespace, name string)
 }
 
-// PodSource is the server's watch of pods. AddPodHandler registers h; the
-// source then calls it for every pod that exists, then for every change,
-// from one goroutine at a time or several (the graph locks).
+// PodSource is the server's list and watch of pods. AddPodHandler
+// registers h; the source then gives it every pod that exists (one
+// PodsReplaced, or one PodUpserted each), then every change, and again a
+// PodsReplaced after any relist. Calls may come from several goroutines
+// (the graph locks). A source over the pods store is list, then watch from
+// the list's resourceVersion, then list again when the watch ends.
 type PodSource interface {
 	AddPodHandler(h PodHandler)
 }
@@ -86,6 +91,17 @@ func (g *Graph) PodUpserted(p *corev1.Pod) {
 	for _, r := range e.refs {
 		m[r]++
 	}
+}
+
+// PodsReplaced implements PodHandler: the graph becomes that of pods.
+func (g *Graph) PodsReplaced(pods []*corev1.Pod) {
+	fresh := NewGraph()
+	for _, p := range pods {
+		fresh.PodUpserted(p)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.pods, g.reach = fresh.pods, fresh.reach
 }
 
 // PodDeleted implements PodHandler.

@@ -134,6 +134,10 @@ func TestGraphLifecycle(t *testing.T) {
 			[]check{{"n2", Secret, "s2", true}}},
 		{"a late handler sees existing pods", func() { g = NewGraph(); src.AddPodHandler(g) },
 			[]check{{"n2", Secret, "s2", true}, {"n2", Pod, "c", true}}},
+		{"a relist drops pods deleted while not watching", func() { src.relist(withSecret("d", "n1", "s3")) },
+			[]check{{"n2", Secret, "s2", false}, {"n2", Pod, "c", false}, {"n1", Secret, "s3", true}}},
+		{"and keeps following changes", func() { src.delete("ns", "d"); src.upsert(withSecret("c", "n2", "s2")) },
+			[]check{{"n1", Secret, "s3", false}, {"n2", Secret, "s2", true}}},
 	}
 	for _, s := range steps {
 		s.do()

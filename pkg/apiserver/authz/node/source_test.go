@@ -7,8 +7,8 @@ import (
 )
 
 // testSource is a PodSource the test drives: it remembers the pods it was
-// given, replays them to a handler that registers late, as a watch-fed
-// source does, and forwards each change.
+// given, hands them to a handler that registers late, as a list does, and
+// forwards each change; relist replaces them all.
 type testSource struct {
 	mu       sync.Mutex // mu guards handlers and pods
 	handlers []PodHandler
@@ -23,8 +23,28 @@ func (s *testSource) AddPodHandler(h PodHandler) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.handlers = append(s.handlers, h)
+	h.PodsReplaced(s.listLocked())
+}
+
+func (s *testSource) listLocked() []*corev1.Pod {
+	var out []*corev1.Pod
 	for _, p := range s.pods {
-		h.PodUpserted(p)
+		out = append(out, p)
+	}
+	return out
+}
+
+// relist replaces the source's pods, as a list after a broken watch does:
+// handlers learn of changes they missed only through the list.
+func (s *testSource) relist(pods ...*corev1.Pod) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pods = map[[2]string]*corev1.Pod{}
+	for _, p := range pods {
+		s.pods[[2]string{p.Namespace, p.Name}] = p
+	}
+	for _, h := range s.handlers {
+		h.PodsReplaced(s.listLocked())
 	}
 }
 
