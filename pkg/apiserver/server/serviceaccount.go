@@ -5,7 +5,6 @@ import (
 
 	"go.uber.org/zap"
 
-
 	"platform.io/platform/pkg/apiserver/registry/authentication/tokenreview"
 	saregistry "platform.io/platform/pkg/apiserver/registry/core/serviceaccount"
 	"platform.io/platform/pkg/apiserver/serviceaccount"
