@@ -107,31 +107,7 @@ func Resources(c Config) []*registry.Resource {
 		selfsubjectaccessreview.Resource(z),
 		selfsubjectrulesreview.Resource(rules),
 	)
-	return append(rows, upstreamReviewGroups(rows)...)
-}
-
-// upstreamReviewNames are the upstream names of the review groups.
-var upstreamReviewNames = map[string]string{
-	"authentication.platform.io": "authentication.k8s.io",
-	"authorization.platform.io":  "authorization.k8s.io",
-}
-
-// upstreamReviewGroups serves the review operations under their upstream
-// group names too: the stock kubectl (auth can-i, can-i --list, auth
-// whoami) and upstream components post reviews there, by names compiled
-// into them. The rows are the same operations, answering in the group they
-// were asked in, and they are authorized by that group's name like any
-// other resource. Only virtual rows are aliased; nothing stored is.
-func upstreamReviewGroups(rows []*registry.Resource) []*registry.Resource {
-	var out []*registry.Resource
-	for _, r := range rows {
-		if alias, ok := upstreamReviewNames[r.Group]; ok && r.Virtual != nil {
-			c := *r
-			c.Group = alias
-			out = append(out, &c)
-		}
-	}
-	return out
+	return registry.WithUpstreamAliases(rows)
 }
 
 // NamespaceChecker returns the checker that guards creates in namespaces.
