@@ -105,7 +105,11 @@ func (c Config) review(ctx context.Context, spec authnv1.TokenReviewSpec) (authn
 	if len(auds) > 0 && !slices.ContainsFunc(valid, func(a string) bool { return slices.Contains(auds, a) }) {
 		return st, errAudiences
 	}
+	// As on requests, an authenticated user is in system:authenticated.
 	st.Authenticated, st.User, st.Audiences = true, UserInfo(u), valid
+	if !slices.Contains(st.User.Groups, authn.AllAuthenticated) {
+		st.User.Groups = append(slices.Clip(st.User.Groups), authn.AllAuthenticated)
+	}
 	return st, nil
 }
 
