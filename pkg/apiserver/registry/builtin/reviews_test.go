@@ -262,7 +262,7 @@ func TestTokenReviews(t *testing.T) {
 		want             map[string]any
 	}{
 		{"v1 good", authnV1, `{"spec":{"token":"good"}}`, 201, map[string]any{
-			"status.authenticated": true, "status.user.username": "svc", "status.user.uid": "u1", "status.user.groups": []any{"g"},
+			"status.authenticated": true, "status.user.username": "svc", "status.user.uid": "u1", "status.user.groups": []any{"g", "system:authenticated"},
 			"status.user.extra": map[string]any{"k": []any{"v"}}, "status.audiences": []any{"api"}, "spec.token": nil}},
 		{"v1beta1 good", authnV1beta1, `{"spec":{"token":"good"}}`, 201, map[string]any{
 			"status.authenticated": true, "status.user.username": "svc", "apiVersion": "authentication.platform.io/v1beta1", "spec.token": nil}},
