@@ -85,6 +85,10 @@ var Controllers = []Controller{
 		rule("get", "list", "watch").groups(coord).resources("leases"),
 		eventsRule(),
 	)},
+	{"nodeipam", "node-ipam-controller", rules(
+		rule("get", "list", "watch", "update").groups(legacy).resources("nodes"),
+		eventsRule(),
+	)},
 	{"podgc", "pod-garbage-collector", rules(
 		rule("list", "watch", "delete").groups(legacy).resources("pods"),
 		rule("get", "list", "watch").groups(legacy).resources("nodes"),

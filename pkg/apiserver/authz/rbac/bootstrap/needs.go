@@ -88,7 +88,8 @@ func Needs() map[string][]Need {
 			append(needs([]string{"list", "delete"}, legacy, "pods"),
 				needSub("update", legacy, "nodes", "status"), needSub("update", legacy, "pods", "status"),
 				need("list", coord, "leases"), need("watch", coord, "leases"))...),
-		"podgc": append(needs([]string{"list", "watch", "delete"}, legacy, "pods"), needs([]string{"get", "list", "watch"}, legacy, "nodes")...),
+		"nodeipam": needs([]string{"list", "watch", "update"}, legacy, "nodes"),
+		"podgc":    append(needs([]string{"list", "watch", "delete"}, legacy, "pods"), needs([]string{"get", "list", "watch"}, legacy, "nodes")...),
 	}
 	cm := append(daemonNeeds(managerLock),
 		need("get", legacy, "serviceaccounts"), need("create", legacy, "serviceaccounts"),
