@@ -13,13 +13,15 @@ type Options struct {
 	Etcd     *Etcd
 	Serving  *Serving
 	API      *API
+	Authn    *Authentication
+	Authz    *Authorization
 	Logging  *Logging
 	Features *featuregate.Gate
 }
 
 // New returns the defaults.
 func New() *Options {
-	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(), Logging: NewLogging(), Features: NewFeatureGate()}
+	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(), Authn: NewAuthentication(), Authz: NewAuthorization(), Logging: NewLogging(), Features: NewFeatureGate()}
 }
 
 // FlagSets returns the option groups in the order --help shows them.
@@ -29,6 +31,8 @@ func (o *Options) FlagSets() []cli.NamedFlagSet {
 		cli.Group("Etcd", o.Etcd.AddFlags),
 		cli.Group("Secure serving", o.Serving.AddFlags),
 		cli.Group("API", o.API.AddFlags),
+		cli.Group("Authentication", o.Authn.AddFlags),
+		cli.Group("Authorization", o.Authz.AddFlags),
 		cli.Group("Logging", o.Logging.AddFlags),
 		cli.Group("Feature gates", o.Features.AddFlag),
 	}
@@ -41,6 +45,8 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.Etcd.Validate()...)
 	errs = append(errs, o.Serving.Validate()...)
 	errs = append(errs, o.API.Validate()...)
+	errs = append(errs, o.Authn.Validate()...)
+	errs = append(errs, o.Authz.Validate()...)
 	errs = append(errs, o.Logging.Validate()...)
 	return errors.Join(errs...)
 }
