@@ -2,4 +2,11 @@
 // platform-apiserver binary from $PLATFORM_BIN_DIR as a real process on
 // free loopback ports with an embedded etcd, and drives the stock kubectl
 // against it, asserting on kubectl's exit codes and output.
+//
+// TestHA (ha_test.go, run alone by `make test-ha`) is the exception: three
+// simulated control-plane hosts on 127.0.0.2-4, each with a member of one
+// Debian etcd cluster, an API server and replicas of the scheduler and the
+// controller manager, with a load balancer and a workload driven through
+// the Go client; it kills and restarts hosts, members and servers, and
+// logs a table of takeover times.
 package e2e

@@ -50,6 +50,7 @@ type Server struct {
 	exited  chan struct{}
 	waitErr error
 	ready   bool
+	killed  bool
 	stop    sync.Once
 	code    int
 	stopErr error
@@ -110,14 +111,33 @@ func freePort(t testing.TB) int {
 // the test ends; if the test failed, the tail of its log is shown.
 func StartServer(t *testing.T) *Server {
 	t.Helper()
+	return StartServerWith(t, ServerConfig{})
+}
+
+// ServerConfig changes how StartServerWith runs the API server.
+type ServerConfig struct {
+	// IP is the bind address; empty means 127.0.0.1.
+	IP string
+	// Port is the secure port; 0 picks a free one (and another one when
+	// it is taken meanwhile).
+	Port int
+	// EtcdServers replaces the embedded etcd.
+	EtcdServers string
+	// Args are more flags.
+	Args []string
+}
+
+// StartServerWith is StartServer with the config's address, etcd and flags.
+func StartServerWith(t *testing.T, c ServerConfig) *Server {
+	t.Helper()
 	bin := apiserverBinary(t)
 	kubectlBinary(t)
 	for attempt := 1; ; attempt++ {
-		s, err := tryStart(t, bin)
+		s, err := tryStart(t, bin, c)
 		if err == nil {
 			return s
 		}
-		if errors.Is(err, errPortInUse) && attempt < 3 {
+		if errors.Is(err, errPortInUse) && attempt < 3 && c.Port == 0 {
 			t.Logf("attempt %d: %v; retrying on another port", attempt, err)
 			continue
 		}
@@ -125,12 +145,18 @@ func StartServer(t *testing.T) *Server {
 	}
 }
 
-func tryStart(t *testing.T, bin string) (*Server, error) {
+func tryStart(t *testing.T, bin string, c ServerConfig) (*Server, error) {
 	t.Helper()
 	dir := t.TempDir()
-	port := freePort(t)
+	ip, port := c.IP, c.Port
+	if ip == "" {
+		ip = "127.0.0.1"
+	}
+	if port == 0 {
+		port = freePort(t)
+	}
 	s := &Server{
-		URL:        fmt.Sprintf("https://127.0.0.1:%d", port),
+		URL:        "https://" + net.JoinHostPort(ip, strconv.Itoa(port)),
 		CertDir:    filepath.Join(dir, "certs"),
 		Kubeconfig: filepath.Join(dir, "kubeconfig"),
 		LogPath:    filepath.Join(dir, "apiserver.log"),
@@ -141,12 +167,16 @@ func tryStart(t *testing.T, bin string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.cmd = exec.Command(bin,
+	args := []string{
 		"--secure-port", strconv.Itoa(port),
-		"--bind-address", "127.0.0.1",
+		"--bind-address", ip,
 		"--data-dir", filepath.Join(dir, "etcd"),
 		"--cert-dir", s.CertDir,
-	)
+	}
+	if c.EtcdServers != "" {
+		args = append(args, "--etcd-servers", c.EtcdServers)
+	}
+	s.cmd = exec.Command(bin, append(args, c.Args...)...)
 	s.cmd.Stdout, s.cmd.Stderr = logFile, logFile
 	if err := s.cmd.Start(); err != nil {
 		logFile.Close()
@@ -162,6 +192,8 @@ func tryStart(t *testing.T, bin string) (*Server, error) {
 		switch {
 		case !s.ready:
 			// The start failed and was reported already.
+		case s.killed:
+			// The test killed it.
 		case err != nil:
 			t.Errorf("stop platform-apiserver: %v", err)
 		case code != 0:
@@ -233,15 +265,21 @@ func (s *Server) httpClient() (*http.Client, error) {
 	}, nil
 }
 
-// writeKubeconfig writes the admin kubeconfig. The server allows anonymous
-// access, but kubectl prompts for a username on stdin when an HTTPS user
-// entry has no credentials at all, so the user carries a placeholder
-// bearer token, which the server does not check.
+// writeKubeconfig writes the admin kubeconfig.
 func (s *Server) writeKubeconfig() error {
 	pem, err := os.ReadFile(filepath.Join(s.CertDir, "apiserver.crt"))
 	if err != nil {
 		return err
 	}
+	return writeKubeconfig(s.Kubeconfig, s.URL, pem)
+}
+
+// writeKubeconfig writes an admin kubeconfig for the server at url whose
+// certificate caPEM signs. The servers allow anonymous access, but kubectl
+// prompts for a username on stdin when an HTTPS user entry has no
+// credentials at all, so the user carries a placeholder bearer token,
+// which the server does not check.
+func writeKubeconfig(path, url string, caPEM []byte) error {
 	kc := fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
@@ -260,8 +298,8 @@ contexts:
     user: admin
     namespace: default
 current-context: e2e
-`, s.URL, base64.StdEncoding.EncodeToString(pem))
-	return os.WriteFile(s.Kubeconfig, []byte(kc), 0o600)
+`, url, base64.StdEncoding.EncodeToString(caPEM))
+	return os.WriteFile(path, []byte(kc), 0o600)
 }
 
 // Stop sends SIGTERM and waits up to stopTimeout for the process to exit,

@@ -35,22 +35,11 @@ func binary(t testing.TB, name string) string {
 // tail is shown if the test failed.
 func (s *Server) StartProcess(t *testing.T, name string, args ...string) *Process {
 	t.Helper()
-	bin := binary(t, name)
-	p := &Process{Name: name, LogPath: filepath.Join(s.dir, fmt.Sprintf("%s-%d.log", name, time.Now().UnixNano())), exited: make(chan struct{})}
-	logFile, err := os.Create(p.LogPath)
+	logPath := filepath.Join(s.dir, fmt.Sprintf("%s-%d.log", name, time.Now().UnixNano()))
+	p, err := launch(name, binary(t, name), logPath, append([]string{"--kubeconfig", s.Kubeconfig}, args...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.cmd = exec.Command(bin, append([]string{"--kubeconfig", s.Kubeconfig}, args...)...)
-	p.cmd.Stdout, p.cmd.Stderr = logFile, logFile
-	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", name, err)
-	}
-	go func() {
-		_ = p.cmd.Wait()
-		logFile.Close()
-		close(p.exited)
-	}()
 	t.Cleanup(func() {
 		p.Stop()
 		if t.Failed() {
@@ -58,6 +47,30 @@ func (s *Server) StartProcess(t *testing.T, name string, args ...string) *Proces
 		}
 	})
 	return p
+}
+
+// launch starts bin with args, its output appended to logPath (so the
+// runs of a restarted daemon share one log). The process is killed if the
+// test binary dies first.
+func launch(name, bin, logPath string, args []string) (*Process, error) {
+	p := &Process{Name: name, LogPath: logPath, exited: make(chan struct{})}
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	p.cmd = exec.Command(bin, args...)
+	p.cmd.Stdout, p.cmd.Stderr = logFile, logFile
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := p.cmd.Start(); err != nil {
+		logFile.Close()
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	go func() {
+		_ = p.cmd.Wait()
+		logFile.Close()
+		close(p.exited)
+	}()
+	return p, nil
 }
 
 // Stop sends SIGTERM and waits up to stopTimeout, then kills.
@@ -81,6 +94,23 @@ func (p *Process) Kill() {
 	_ = p.cmd.Process.Kill()
 	<-p.exited
 }
+
+// Terminate sends SIGTERM and waits up to within for the exit; it returns
+// the exit code, or an error (after a SIGKILL) when the process took
+// longer.
+func (p *Process) Terminate(within time.Duration) (int, error) {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.exited:
+		return p.cmd.ProcessState.ExitCode(), nil
+	case <-time.After(within):
+		p.Kill()
+		return -1, fmt.Errorf("%s did not exit within %v of SIGTERM; killed", p.Name, within)
+	}
+}
+
+// Exited is closed when the process has exited.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
 
 func tail(path string, n int) string {
 	data, err := os.ReadFile(path)

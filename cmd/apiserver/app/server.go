@@ -50,7 +50,7 @@ to every other component and to clients such as kubectl.`,
 				return err
 			}
 			defer lg.Sync()
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := shutdownContext(cmd.Context(), lg)
 			defer stop()
 			return run(ctx, lg, o)
 		},
@@ -66,6 +66,36 @@ func run(ctx context.Context, lg *zap.Logger, o *options.Options) error {
 		return err
 	}
 	return s.Run(ctx)
+}
+
+// shutdownContext returns a context that ends at the first SIGTERM or
+// SIGINT, which starts the graceful shutdown; a second signal exits at once
+// with code 1, as upstream does.
+func shutdownContext(parent context.Context, lg *zap.Logger) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-signals:
+			cancel()
+		case <-done:
+			return
+		}
+		select {
+		case <-signals:
+			lg.Warn("second signal during the graceful shutdown: exiting at once")
+			_ = lg.Sync()
+			os.Exit(1)
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(signals)
+		close(done)
+		cancel()
+	}
 }
 
 // flagError marks an error in the flags, which exits with code 2.

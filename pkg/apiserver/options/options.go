@@ -17,11 +17,15 @@ type Options struct {
 	Authz    *Authorization
 	Logging  *Logging
 	Features *featuregate.Gate
+	// Reconciler keeps the platform Service's Endpoints.
+	Reconciler *EndpointReconciler
 }
 
 // New returns the defaults.
 func New() *Options {
-	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(), Authn: NewAuthentication(), Authz: NewAuthorization(), Logging: NewLogging(), Features: NewFeatureGate()}
+	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(),
+		Authn: NewAuthentication(), Authz: NewAuthorization(), Logging: NewLogging(), Features: NewFeatureGate(),
+		Reconciler: NewEndpointReconciler()}
 }
 
 // FlagSets returns the option groups in the order --help shows them.
@@ -33,6 +37,7 @@ func (o *Options) FlagSets() []cli.NamedFlagSet {
 		cli.Group("API", o.API.AddFlags),
 		cli.Group("Authentication", o.Authn.AddFlags),
 		cli.Group("Authorization", o.Authz.AddFlags),
+		cli.Group("Endpoint reconciler", o.Reconciler.AddFlags),
 		cli.Group("Logging", o.Logging.AddFlags),
 		cli.Group("Feature gates", o.Features.AddFlag),
 	}
@@ -48,8 +53,14 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.Authn.Validate()...)
 	errs = append(errs, o.Authz.Validate()...)
 	errs = append(errs, o.Logging.Validate()...)
+	errs = append(errs, o.Reconciler.Validate()...)
 	return errors.Join(errs...)
 }
 
 // Complete fills derived values.
-func (o *Options) Complete() error { return o.Etcd.Complete() }
+func (o *Options) Complete() error {
+	if err := o.Etcd.Complete(); err != nil {
+		return err
+	}
+	return o.Generic.Complete(o.Serving.BindAddress)
+}

@@ -3,14 +3,18 @@ package server
 import (
 	"context"
 	"fmt"
+	"net"
 	"time"
 
 	"go.uber.org/zap"
+	"golang.org/x/sync/errgroup"
 
 	corev1 "platform.io/client/api/core/v1"
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/controlplane"
+	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/pkg/apiserver/registry"
 )
 
@@ -64,4 +68,55 @@ func ensureAuthenticationConfigMap(ctx context.Context, configmaps *registry.Sto
 		return fmt.Errorf("publish %s: %w", AuthenticationConfigMap, err)
 	}
 	return nil
+}
+
+// bootstrapRun is the creation of the system objects and then the
+// platform Service controller, running until cancel.
+type bootstrapRun struct {
+	cancel context.CancelFunc
+	// done is closed when the run has returned; c is set before, once the
+	// bootstrap is done.
+	done chan struct{}
+	c    *controlplane.Controller
+}
+
+// startBootstrap creates the system namespaces and configmap, then keeps
+// the platform Service and its Endpoints until life ends or the run is
+// cancelled.
+func (s *Server) startBootstrap(life context.Context, g *errgroup.Group) *bootstrapRun {
+	ctx, cancel := context.WithCancel(life)
+	r := &bootstrapRun{cancel: cancel, done: make(chan struct{})}
+	g.Go(func() error {
+		defer close(r.done)
+		err := ensureNamespaces(ctx, s.lg, s.namespaces())
+		if err == nil {
+			err = ensureAuthenticationConfigMap(ctx, s.store("", "configmaps"), nil)
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		s.bootstrapped.Store(true)
+		ro := s.opts.Reconciler
+		r.c = controlplane.New(s.lg.Named("controlplane"), s.etcd, s.store("", "services"), s.controlPlaneEndpoints(), controlplane.Config{
+			Self:       controlplane.Record{IP: s.opts.Generic.AdvertiseAddress.String(), Port: s.secure.Addr().(*net.TCPAddr).Port},
+			Lease:      ro.Type == options.ReconcilerLease,
+			TTL:        ro.LeaseTTL,
+			EtcdPrefix: s.opts.Etcd.Prefix,
+		})
+		r.c.Run(ctx)
+		return nil
+	})
+	return r
+}
+
+// controlPlaneEndpoints is the endpoints store the controller writes
+// through, whose validation accepts loopback addresses.
+func (s *Server) controlPlaneEndpoints() *registry.Store {
+	r := controlplane.EndpointsResource(s.store("", "endpoints").Resource)
+	c := s.storeConfig(r)
+	c.Namespaces = nil
+	return registry.NewStore(r, c)
 }

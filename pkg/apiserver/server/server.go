@@ -49,6 +49,9 @@ type Server struct {
 	secure       net.Listener
 	insecure     net.Listener
 	tlsConfig    *tls.Config
+	life         *lifecycle
+	// storeConfig is the registry configuration of a resource's store.
+	storeConfig func(r *registry.Resource) registry.Config
 	// CertFile is the serving certificate (self-signed when none was given).
 	CertFile string
 }
@@ -56,7 +59,7 @@ type Server struct {
 // New connects to etcd (starting the embedded member when no servers are
 // given), builds the stores and handlers and binds the listeners.
 func New(ctx context.Context, lg *zap.Logger, o *options.Options) (*Server, error) {
-	s := &Server{lg: lg, opts: o, registry: prometheus.NewRegistry()}
+	s := &Server{lg: lg, opts: o, registry: prometheus.NewRegistry(), life: &lifecycle{sendRetryAfter: o.Generic.ShutdownSendRetryAfter}}
 	s.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if err := s.connectEtcd(ctx); err != nil {
 		s.Close()
@@ -88,7 +91,10 @@ func (s *Server) connectEtcd(ctx context.Context) error {
 		}
 		s.embedded, servers = e, []string{e.ClientURL}
 	}
-	cfg := clientv3.Config{Endpoints: servers, DialTimeout: eo.DialTimeout, Logger: s.lg.Named("etcd-client").WithOptions(zap.IncreaseLevel(zap.ErrorLevel)), Context: ctx}
+	cfg := clientv3.Config{Endpoints: servers, DialTimeout: eo.DialTimeout, Logger: s.lg.Named("etcd-client").WithOptions(zap.IncreaseLevel(zap.ErrorLevel)),
+		// The client outlives ctx, which ends when a graceful shutdown
+		// begins: requests keep being served after that.
+		Context: context.WithoutCancel(ctx)}
 	if eo.CertFile != "" || eo.CAFile != "" {
 		tlsInfo := transport.TLSInfo{CertFile: eo.CertFile, KeyFile: eo.KeyFile, TrustedCAFile: eo.CAFile}
 		tc, err := tlsInfo.ClientConfig()
@@ -120,6 +126,7 @@ func (s *Server) buildStores() {
 	cfg := func(r *registry.Resource) registry.Config {
 		return registry.Config{Storage: backends[registry.StoragePrefix(prefix, r)], Prefix: prefix, MediaType: s.opts.Etcd.StorageMediaType}
 	}
+	s.storeConfig = cfg
 	var nsStore *registry.Store
 	for _, r := range rows {
 		if isNamespaces(r) {
@@ -247,11 +254,17 @@ func (s *Server) buildHandler() (http.Handler, error) {
 		}
 		return nil
 	}}
-	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches}))
+	shutdown := check{name: "shutdown", fn: func(context.Context) error {
+		if s.life.shuttingDown.Load() {
+			return errors.New("process is shutting down")
+		}
+		return nil
+	}}
+	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, shutdown}))
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
 	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
-	return mux, nil
+	return withLifecycle(mux, s.life), nil
 }
 
 func (s *Server) listen() error {
@@ -298,11 +311,14 @@ func (s *Server) InsecureAddr() net.Addr {
 // Handler returns the full HTTP handler (for in-process tests).
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Run serves until ctx ends, then shuts down gracefully.
+// Run serves until ctx ends, then shuts down gracefully (see stop) and
+// returns nil; it returns an error when a part of the server fails.
 func (s *Server) Run(ctx context.Context) error {
-	g, ctx := errgroup.WithContext(ctx)
+	g, life := errgroup.WithContext(context.Background())
+	life, endLife := context.WithCancel(life)
+	defer endLife()
 	for _, c := range s.cachers {
-		g.Go(func() error { c.Run(ctx); return nil })
+		g.Go(func() error { c.Run(life); return nil })
 	}
 	servers := []*http.Server{s.httpServer(s.tlsConfig)}
 	listeners := []net.Listener{tls.NewListener(s.secure, s.tlsConfig)}
@@ -322,29 +338,19 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	if iv := s.opts.Etcd.CompactionInterval; iv > 0 {
 		c := etcd3.NewCompactor(s.lg.Named("compactor"), s.etcd, s.opts.Etcd.Prefix+"/compact_rev_key", iv, s.registry)
-		g.Go(func() error { c.Run(ctx); return nil })
+		g.Go(func() error { c.Run(life); return nil })
 	}
-	g.Go(func() error { s.countObjects(ctx); return nil })
-	g.Go(func() error {
-		if err := ensureNamespaces(ctx, s.lg, s.namespaces()); err != nil {
-			return err
-		}
-		if err := ensureAuthenticationConfigMap(ctx, s.store("", "configmaps"), nil); err != nil {
-			return err
-		}
-		s.bootstrapped.Store(true)
-		return nil
-	})
-	s.lg.Info("serving", zap.Stringer("secure", s.secure.Addr()))
-	g.Go(func() error {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		for _, srv := range servers {
-			srv.Shutdown(sctx)
-		}
-		return nil
-	})
+	g.Go(func() error { s.countObjects(life); return nil })
+	bootstrap := s.startBootstrap(life, g)
+	s.lg.Info("serving", zap.Stringer("secure", s.secure.Addr()), zap.Stringer("advertise", s.opts.Generic.AdvertiseAddress))
+	select {
+	case <-ctx.Done():
+		s.stop(servers, bootstrap)
+	case <-life.Done():
+		// A part failed: no grace, its error is returned below.
+		s.closeServers(servers, time.Second)
+	}
+	endLife()
 	err := g.Wait()
 	s.Close()
 	return err

@@ -187,18 +187,33 @@ func byCreation(rss []*appsv1.ReplicaSet) {
 	})
 }
 
-// byRevision sorts lowest revision first, unreadable revisions and ties
-// by creation.
+// byRevision sorts lowest revision first, the order history is pruned in.
+// A missing or unreadable revision counts as 0; ties go by creation, then
+// name. One comparison on the numbers keeps the order total: treating an
+// unreadable revision as equal to every other one let a ReplicaSet
+// without the annotation stop the sort, so the newest revision could be
+// pruned before older ones.
 func byRevision(rss []*appsv1.ReplicaSet) {
-	byCreation(rss)
 	sort.SliceStable(rss, func(i, j int) bool {
-		a, errA := revisionOf(rss[i])
-		b, errB := revisionOf(rss[j])
-		if errA != nil || errB != nil {
-			return false
+		a, b := revisionOrZero(rss[i]), revisionOrZero(rss[j])
+		if a != b {
+			return a < b
 		}
-		return a < b
+		ta, tb := rss[i].CreationTimestamp.Time, rss[j].CreationTimestamp.Time
+		if ta.Equal(tb) {
+			return rss[i].Name < rss[j].Name
+		}
+		return ta.Before(tb)
 	})
+}
+
+// revisionOrZero is rs's revision, 0 when it has none that reads.
+func revisionOrZero(rs *appsv1.ReplicaSet) int64 {
+	v, err := revisionOf(rs)
+	if err != nil {
+		return 0
+	}
+	return v
 }
 
 // bySize sorts larger first; ties newer first when newerFirst, else older

@@ -167,13 +167,26 @@ func (s *syncer) scaleReplicaSet(rs *appsv1.ReplicaSet, size int32) (bool, error
 	return sizeChange, nil
 }
 
-// cleanup deletes the oldest old ReplicaSets beyond revisionHistoryLimit
-// that have no pods and whose status is current.
+// cleanup deletes the old ReplicaSets historyToDelete picks.
 func (s *syncer) cleanup(old []*appsv1.ReplicaSet) {
-	d := s.d
-	limit := int32(10)
-	if d.Spec.RevisionHistoryLimit != nil {
-		limit = *d.Spec.RevisionHistoryLimit
+	for _, rs := range historyToDelete(old, s.d.Spec.RevisionHistoryLimit) {
+		uid := rs.UID
+		err := s.rsClient.Namespace(rs.Namespace).Delete(s.ctx, rs.Name, &meta.DeleteOptions{Preconditions: &meta.Preconditions{UID: &uid}})
+		if err != nil && !apierrors.IsNotFound(err) {
+			s.lg.Info("could not delete an old replicaset", zap.String("namespace", rs.Namespace), zap.String("replicaset", rs.Name), zap.Error(err))
+		}
+	}
+}
+
+// historyToDelete picks, among the old ReplicaSets not being deleted, the
+// ones beyond limit (10 when nil) with the lowest revisions, and of those
+// the ones with no pods and a current status. The revision decides, not
+// the age: a rollback reuses an old ReplicaSet and gives it the newest
+// revision, so the oldest ReplicaSet may be the one history must keep.
+func historyToDelete(old []*appsv1.ReplicaSet, limit *int32) []*appsv1.ReplicaSet {
+	keep := 10
+	if limit != nil {
+		keep = int(*limit)
 	}
 	var alive []*appsv1.ReplicaSet
 	for _, rs := range old {
@@ -181,19 +194,17 @@ func (s *syncer) cleanup(old []*appsv1.ReplicaSet) {
 			alive = append(alive, rs)
 		}
 	}
-	diff := len(alive) - int(limit)
+	diff := len(alive) - keep
 	if diff <= 0 {
-		return
+		return nil
 	}
 	byRevision(alive)
+	var out []*appsv1.ReplicaSet
 	for _, rs := range alive[:diff] {
 		if rs.Status.Replicas != 0 || rsReplicas(rs) != 0 || rs.Generation > rs.Status.ObservedGeneration {
 			continue
 		}
-		uid := rs.UID
-		err := s.rsClient.Namespace(rs.Namespace).Delete(s.ctx, rs.Name, &meta.DeleteOptions{Preconditions: &meta.Preconditions{UID: &uid}})
-		if err != nil && !apierrors.IsNotFound(err) {
-			s.lg.Info("could not delete an old replicaset", zap.String("namespace", rs.Namespace), zap.String("replicaset", rs.Name), zap.Error(err))
-		}
+		out = append(out, rs)
 	}
+	return out
 }

@@ -2,6 +2,7 @@ package apps
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -260,4 +261,40 @@ func sizesByImage(rss []appsv1.ReplicaSet) map[string]int32 {
 		out[rs.Spec.Template.Spec.Containers[0].Image] = *rs.Spec.Replicas
 	}
 	return out
+}
+
+// TestDeploymentHistoryAfterRollback: after v1, v2, a rollback to v1 (its
+// ReplicaSet is reused with the newest revision) and v3, a history limit
+// of 1 keeps v1's ReplicaSet, the highest old revision, and deletes v2's,
+// though v1's was created first.
+func TestDeploymentHistoryAfterRollback(t *testing.T) {
+	e := startDeployments(t)
+	d := newDeployment("hrb", 1, "img:1", intstr.FromInt(1), intstr.FromInt(0))
+	d.Spec.RevisionHistoryLimit = ptr(int32(1))
+	if _, err := e.set.Deployments.Namespace(e.ns).Create(e.ctx, d, meta.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.rollOut(t, "hrb", nil)
+	e.setImage(t, "hrb", "img:2")
+	e.rollOut(t, "hrb", nil)
+	e.patchDeployment(t, "hrb", `{"metadata":{"annotations":{"deprecated.deployment.rollback.to":"0"}}}`)
+	e.eventually(t, 20*time.Second, func() string {
+		if got := e.getDeployment(t, "hrb"); got.Spec.Template.Spec.Containers[0].Image != "img:1" {
+			return "image " + got.Spec.Template.Spec.Containers[0].Image + ", want img:1 after the rollback"
+		}
+		return ""
+	})
+	e.rollOut(t, "hrb", nil)
+	e.setImage(t, "hrb", "img:3")
+	e.rollOut(t, "hrb", nil)
+	e.eventually(t, 20*time.Second, func() string {
+		kept := map[string]string{}
+		for _, rs := range e.replicaSets(t, "app=hrb") {
+			kept[rs.Spec.Template.Spec.Containers[0].Image] = rs.Annotations["deployment.platform.io/revision"]
+		}
+		if want := map[string]string{"img:1": "3", "img:3": "4"}; !maps.Equal(kept, want) {
+			return fmt.Sprintf("replicasets kept (image: revision) %v, want %v", kept, want)
+		}
+		return ""
+	})
 }
