@@ -19,6 +19,10 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/sync/errgroup"
 
+	corev1 "platform.io/client/api/core/v1"
+
+	apiauthn "platform.io/platform/pkg/apiserver/authn"
+	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/endpoints"
 	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/options"
@@ -46,10 +50,18 @@ type Server struct {
 	bootstrapped atomic.Bool
 	registry     *prometheus.Registry
 	handler      http.Handler
-	secure       net.Listener
-	insecure     net.Listener
-	tlsConfig    *tls.Config
-	life         *lifecycle
+	// insecureHandler serves --insecure-port: the same handlers, without
+	// authentication or authorization.
+	insecureHandler http.Handler
+	// authn is the authentication chain and what it publishes.
+	authn *options.AuthenticationConfig
+	// authorizer and rules are the --authorization-mode chain.
+	authorizer authz.Authorizer
+	rules      authz.RuleResolver
+	secure     net.Listener
+	insecure   net.Listener
+	tlsConfig  *tls.Config
+	life       *lifecycle
 	// storeConfig is the registry configuration of a resource's store.
 	storeConfig func(r *registry.Resource) registry.Config
 	// CertFile is the serving certificate (self-signed when none was given).
@@ -264,7 +276,45 @@ func (s *Server) buildHandler() (http.Handler, error) {
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
 	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
-	return withLifecycle(mux, s.life), nil
+	return s.buildChain(mux)
+}
+
+// buildChain puts authentication, impersonation and authorization in front
+// of every path of mux, in upstream's order, for the secure port; the
+// insecure port serves mux as a member of system:masters.
+func (s *Server) buildChain(mux http.Handler) (http.Handler, error) {
+	z, rules, err := s.buildAuthorizer()
+	if err != nil {
+		return nil, err
+	}
+	s.authorizer, s.rules = z, rules
+	lg := s.lg.Named("authn")
+	s.authn, err = s.opts.Authn.ApplyTo(lg, s.opts.Authz.Modes, options.AuthenticationDeps{
+		Secrets: s.getSecret,
+		// ServiceAccounts: the service-account token authenticator goes here.
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.insecureHandler = withLifecycle(withUnsecuredUser(mux), s.life)
+	h := authz.WithAuthorization(s.lg.Named("authz"), mux, z)
+	h = apiauthn.WithImpersonation(lg, h, z)
+	h = apiauthn.WithAuthentication(lg, h, s.authn.Authenticator)
+	return withLifecycle(h, s.life), nil
+}
+
+// getSecret reads a Secret from the server's own store, for bootstrap
+// tokens.
+func (s *Server) getSecret(ctx context.Context, ns, name string) (*corev1.Secret, error) {
+	obj, err := s.store("", "secrets").Get(ctx, ns, name)
+	if err != nil {
+		return nil, err
+	}
+	sec, ok := obj.(*corev1.Secret)
+	if !ok {
+		return nil, fmt.Errorf("secrets store returned %T", obj)
+	}
+	return sec, nil
 }
 
 func (s *Server) listen() error {
@@ -282,7 +332,11 @@ func (s *Server) listen() error {
 		return fmt.Errorf("load serving certificate: %w", err)
 	}
 	s.CertFile = certFile
-	s.tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"h2", "http/1.1"}}
+	// Client certificates are requested, naming the trusted authorities,
+	// but not verified by the handshake: the authentication chain verifies
+	// them, so a bad certificate is a 401 rather than a failed handshake.
+	s.tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"h2", "http/1.1"},
+		ClientAuth: tls.RequestClientCert, ClientCAs: s.authn.ClientCAs}
 	s.secure, err = net.Listen("tcp", net.JoinHostPort(so.BindAddress.String(), strconv.Itoa(so.SecurePort)))
 	if err != nil {
 		return fmt.Errorf("--secure-port: %w", err)
@@ -320,10 +374,10 @@ func (s *Server) Run(ctx context.Context) error {
 	for _, c := range s.cachers {
 		g.Go(func() error { c.Run(life); return nil })
 	}
-	servers := []*http.Server{s.httpServer(s.tlsConfig)}
+	servers := []*http.Server{s.httpServer(s.tlsConfig, s.handler)}
 	listeners := []net.Listener{tls.NewListener(s.secure, s.tlsConfig)}
 	if s.insecure != nil {
-		servers = append(servers, s.httpServer(nil))
+		servers = append(servers, s.httpServer(nil, s.insecureHandler))
 		listeners = append(listeners, s.insecure)
 		s.lg.Warn("serving plain HTTP without authentication: for local development only", zap.Stringer("address", s.insecure.Addr()))
 	}
@@ -356,9 +410,9 @@ func (s *Server) Run(ctx context.Context) error {
 	return err
 }
 
-func (s *Server) httpServer(tc *tls.Config) *http.Server {
+func (s *Server) httpServer(tc *tls.Config, h http.Handler) *http.Server {
 	return &http.Server{
-		Handler:           s.handler,
+		Handler:           h,
 		TLSConfig:         tc,
 		ReadHeaderTimeout: 30 * time.Second,
 		MaxHeaderBytes:    1 << 20,
