@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"platform.io/platform/pkg/component/authn"
@@ -83,6 +84,5 @@ func (tf *TokenFile) AuthenticateToken(_ context.Context, token string) (*authn.
 	if !ok {
 		return nil, false, nil
 	}
-	c := *u
-	return &c, true, nil
+	return &authn.User{Name: u.Name, UID: u.UID, Groups: slices.Clone(u.Groups)}, true, nil
 }
