@@ -60,6 +60,8 @@ func NewWebhook(configFile, version string) (*Webhook, error) {
 	// failed call is not retried but answered 401 and tried again on the
 	// next request.
 	cfg.QPS, cfg.MaxRetries = -1, -1
+	// Webhooks speak JSON, as upstream's do.
+	cfg.ContentType = rest.ContentTypeJSON
 	c, err := rest.NewClient(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("authn: token webhook client: %w", err)
