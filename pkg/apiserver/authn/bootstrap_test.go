@@ -9,8 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/zap"
 
-	apierrors "platform.io/client/api/errors"
 	corev1 "platform.io/client/api/core/v1"
+	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/component/authn"
