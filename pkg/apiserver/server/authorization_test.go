@@ -1,0 +1,48 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"go.uber.org/zap"
+
+	"platform.io/platform/pkg/apiserver/authz"
+	"platform.io/platform/pkg/apiserver/options"
+)
+
+// TestBuildAuthorizer: the modes are built in order from the table, and a
+// valid mode without a constructor stops the start with an error.
+func TestBuildAuthorizer(t *testing.T) {
+	tests := []struct {
+		modes   []string
+		want    authz.Decision
+		wantErr string
+	}{
+		{modes: []string{options.ModeAlwaysAllow}, want: authz.Allow},
+		{modes: []string{options.ModeAlwaysDeny, options.ModeAlwaysAllow}, want: authz.Deny},
+		{modes: []string{options.ModeAlwaysAllow, options.ModeAlwaysDeny}, want: authz.Allow},
+		{modes: []string{options.ModeRBAC}, wantErr: `mode "RBAC" is not available`},
+		{modes: []string{options.ModeAlwaysAllow, options.ModeNode}, wantErr: `mode "Node" is not available`},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.modes, ","), func(t *testing.T) {
+			o := options.New()
+			o.Authz.Modes = tc.modes
+			s := &Server{lg: zap.NewNop(), opts: o}
+			z, _, err := s.buildAuthorizer()
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d, _, _ := z.Authorize(context.Background(), authz.Attributes{Verb: "get", Path: "/"}); d != tc.want {
+				t.Errorf("decision %v, want %v", d, tc.want)
+			}
+		})
+	}
+}
