@@ -39,18 +39,23 @@ var ErrInvalidBearerToken = errors.New("authn: invalid bearer token")
 // success wins and adds system:authenticated; a request some method
 // rejected fails even if anonymous requests are allowed.
 type Chain struct {
-	cfg Config
+	cfg     Config
+	methods []authn.Authenticator
 }
 
 var _ authn.Authenticator = (*Chain)(nil)
 
 // New returns the chain cfg describes.
-func New(cfg Config) *Chain { return &Chain{cfg: cfg} }
+func New(cfg Config) *Chain {
+	c := &Chain{cfg: cfg}
+	c.methods = c.buildMethods()
+	return c
+}
 
 // AuthenticateRequest implements authn.Authenticator.
 func (c *Chain) AuthenticateRequest(r *http.Request) (*authn.User, bool, error) {
 	var errs []error
-	for _, m := range c.methods() {
+	for _, m := range c.methods {
 		u, ok, err := m.AuthenticateRequest(r)
 		if ok {
 			return authn.AuthenticatedUser(u), true, nil
@@ -68,7 +73,8 @@ func (c *Chain) AuthenticateRequest(r *http.Request) (*authn.User, bool, error) 
 	return nil, false, ErrUnauthenticated
 }
 
-func (c *Chain) methods() []authn.Authenticator {
+// buildMethods lists the request methods in order.
+func (c *Chain) buildMethods() []authn.Authenticator {
 	var ms []authn.Authenticator
 	if rh := c.cfg.RequestHeader; rh != nil {
 		ms = append(ms, authn.Func(func(r *http.Request) (*authn.User, bool, error) {
