@@ -304,9 +304,9 @@ func (s *Server) buildChain(mux http.Handler) (http.Handler, error) {
 }
 
 // getSecret reads a Secret from the server's own store, for bootstrap
-// tokens.
+// tokens: from the watch cache when there is one.
 func (s *Server) getSecret(ctx context.Context, ns, name string) (*corev1.Secret, error) {
-	obj, err := s.store("", "secrets").Get(ctx, ns, name)
+	obj, err := s.store("", "secrets").GetCached(ctx, ns, name)
 	if err != nil {
 		return nil, err
 	}
