@@ -5,7 +5,7 @@ BIN       := $(OUT)/bin
 # Every daemon whose cmd/<name>/main.go exists is built as platform-<name>.
 DAEMONS   := $(patsubst cmd/%/main.go,%,$(wildcard cmd/*/main.go))
 # Test tools the e2e suite and make run use, built beside the daemons.
-TOOLS     := $(wildcard test/simnode/cmd/*/main.go)
+TOOLS     := $(wildcard test/simnode/cmd/*/main.go test/simcloud/cmd/*/main.go)
 TEST_TIMEOUT ?= 15m
 # The build's version, stamped into every binary (pkg/component/version):
 # the API server's /version, each daemon's --version, start log and

@@ -11,3 +11,4 @@ go test -run '^$' -bench . -benchtime "${BENCHTIME:-1x}" -timeout 30m ./test/ben
 # Namespace deletion (issue 7) is test/bench/namespace, run by the ./test/bench/... line above; docs/perf.md "Namespace deletion".
 # Scheduler (issue 6) is test/bench/scheduler (BenchmarkScheduling: pods/s against the API server's binding rate, 500 and 5,000 nodes), run by the ./test/bench/... line above; docs/perf.md "Scheduler".
 # Fenced writes (issue 13) is test/bench/fencing_test.go (BenchmarkFencedWrites: cost per write with and without X-Platform-Leader-Lock), run by the ./test/bench/... line above; docs/perf.md "Fenced writes".
+# Scheduler start and takeover (issue 13) is test/bench/scheduler BenchmarkSchedulerStart on the built platform-scheduler, run by the ./test/bench/... line above; docs/perf.md "Scheduler start and takeover".

@@ -83,12 +83,29 @@ daemon() {
 	pids+=($!)
 	echo "started platform-$name (log: $LOCAL/logs/$name.log)"
 }
+CLUSTER_CIDR=${CLUSTER_CIDR:-10.0.0.0/8}
 daemon scheduler
-daemon controller-manager
+daemon controller-manager --allocate-node-cidrs --cluster-cidr "$CLUSTER_CIDR"
+
+# The cloud controller manager starts the simulated cloud (test/simcloud)
+# as its provider plugin; the simulated nodes then register for it.
+cloud_flags=()
+if [ -x "$BIN/platform-cloud-controller-manager" ] && [ -x "$BIN/platform-simcloud" ]; then
+	cat > "$LOCAL/simcloud.yaml" <<CC
+kubeconfig: $KUBECONFIG_OUT
+instances: ${NODES:-3}
+controlAddress: 127.0.0.1:${SIMCLOUD_CONTROL_PORT:-10270}
+stateFile: $LOCAL/simcloud-state.json
+CC
+	daemon cloud-controller-manager --cloud-provider simcloud \
+		--cloud-provider-binary "$BIN/platform-simcloud" --cloud-config "$LOCAL/simcloud.yaml" \
+		--allocate-node-cidrs --cluster-cidr "$CLUSTER_CIDR"
+	cloud_flags=(--cloud-provider external)
+fi
 
 # Simulated nodes run the pods the scheduler binds (test/simnode).
 if [ -x "$BIN/platform-simnode" ]; then
-	"$BIN/platform-simnode" --kubeconfig "$KUBECONFIG_OUT" --nodes "${NODES:-3}" \
+	"$BIN/platform-simnode" --kubeconfig "$KUBECONFIG_OUT" --nodes "${NODES:-3}" "${cloud_flags[@]}" \
 		>"$LOCAL/logs/simnode.log" 2>&1 &
 	pids+=($!)
 	echo "started ${NODES:-3} simulated nodes (log: $LOCAL/logs/simnode.log)"
@@ -99,7 +116,8 @@ cat <<MSG
 The control plane is up. Logs are in $LOCAL/logs/. Use it with:
 
   export KUBECONFIG=$KUBECONFIG_OUT
-  kubectl get nodes
+  kubectl get nodes -o wide
+  kubectl expose deployment <name> --type=LoadBalancer --port 80   # gets a 127.77.x.y address
   kubectl apply -f deploy/examples/
   kubectl get pods -A -w
 

@@ -52,7 +52,8 @@ func (s *Scheduler) fail(ctx context.Context, c *cycle, err error, st *framework
 	s.bindings.Add(1)
 	go func() {
 		defer s.bindings.Done()
-		s.patchCondition(context.WithoutCancel(ctx), cur, reason, msg, nominated)
+		// Ending ctx abandons the patch, as it abandons bindings.
+		s.patchCondition(ctx, cur, reason, msg, nominated)
 	}()
 }
 
@@ -99,8 +100,12 @@ func (s *Scheduler) patchCondition(ctx context.Context, pod *corev1.Pod, reason,
 }
 
 // bindingCycle waits for permit, runs pre-bind, bind and post-bind, and
-// undoes the assumption when any fails. Ending ctx rejects a pod permit
-// plugins still hold; a binding already past permit is finished.
+// undoes the assumption when any fails. Ending loopCtx (the replica stops
+// leading) rejects a pod permit plugins still hold and abandons a binding
+// still waiting for the client's rate limiter or for the server's answer:
+// the pod is left to the next leader, which finds it bound or not, and a
+// step-down does not wait for a queue of bindings at the client's QPS.
+// Pre-bind always runs to its end.
 func (s *Scheduler) bindingCycle(loopCtx context.Context, c *cycle, assumed *corev1.Pod, host string) {
 	fwk := c.fwk
 	st := fwk.WaitOnPermit(loopCtx, assumed)
@@ -114,16 +119,23 @@ func (s *Scheduler) bindingCycle(loopCtx context.Context, c *cycle, assumed *cor
 		st = fwk.RunPreBindPlugins(ctx, c.state, assumed, host)
 	}
 	if st.IsSuccess() {
-		st = fwk.RunBindPlugins(ctx, c.state, assumed, host)
+		st = fwk.RunBindPlugins(loopCtx, c.state, assumed, host)
 	}
 	if !st.IsSuccess() {
 		s.undo(ctx, c, assumed, host)
+		if loopCtx.Err() != nil {
+			return // stepping down: no event or status for an abandoned attempt
+		}
 		// The room this pod held is free again.
 		s.Queue.MoveAllToActiveOrBackoffQueue(eventAssignedPodDelete, nil)
-		s.fail(ctx, c, st.AsError(), st, "")
+		s.fail(loopCtx, c, st.AsError(), st, "")
 		return
 	}
 	s.Cache.FinishBinding(assumed)
+	if s.firstBound.CompareAndSwap(false, true) {
+		s.lg.Info("first binding", zap.String("pod", assumed.Namespace+"/"+assumed.Name), zap.String("node", host),
+			zap.Duration("sinceSchedulingStarted", time.Since(s.runStart)))
+	}
 	s.metrics.Attempt(metrics.Scheduled, fwk.ProfileName(), c.start, c.qpi.InitialAttemptTimestamp, time.Now())
 	s.recorder.Eventf(podRef(assumed), corev1.EventTypeNormal, "Scheduled", "Successfully assigned %s/%s to %s", assumed.Namespace, assumed.Name, host)
 	fwk.RunPostBindPlugins(ctx, c.state, assumed, host)

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"context"
 	"reflect"
 	"time"
 
@@ -32,15 +33,18 @@ func (s *Scheduler) responsible(p *corev1.Pod) bool {
 	return ok && !assigned(p) && p.DeletionTimestamp == nil && !terminal(p)
 }
 
+// addHandlers feeds the cache and queue from the informers and keeps the
+// registrations, which Run waits on.
 func (s *Scheduler) addHandlers(pods *informer.Informer[*corev1.Pod], nodes *informer.Informer[*corev1.Node]) error {
-	if _, err := pods.AddEventHandler(informer.ResourceEventHandler[*corev1.Pod]{
+	podReg, err := pods.AddEventHandler(informer.ResourceEventHandler[*corev1.Pod]{
 		OnAdd:    func(p *corev1.Pod, _ bool) { s.onPodAdd(p) },
 		OnUpdate: s.onPodUpdate,
 		OnDelete: s.onPodDelete,
-	}); err != nil {
+	})
+	if err != nil {
 		return err
 	}
-	_, err := nodes.AddEventHandler(informer.ResourceEventHandler[*corev1.Node]{
+	nodeReg, err := nodes.AddEventHandler(informer.ResourceEventHandler[*corev1.Node]{
 		OnAdd: func(n *corev1.Node, _ bool) {
 			s.Cache.AddNode(n)
 			s.Queue.MoveAllToActiveOrBackoffQueue(eventNodeAdd, nil)
@@ -53,7 +57,43 @@ func (s *Scheduler) addHandlers(pods *informer.Informer[*corev1.Pod], nodes *inf
 		},
 		OnDelete: s.Cache.RemoveNode,
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	s.handlers = []*informer.Registration{podReg, nodeReg}
+	return nil
+}
+
+// handlersSyncPoll is how often Run checks whether the handlers have
+// consumed the informers' first lists.
+const handlersSyncPoll = 5 * time.Millisecond
+
+// waitForHandlers waits until the handlers have been given every object of
+// the informers' first lists, so the first cycle sees every node and
+// assigned pod the lists held: informers that have synced may still have
+// handler calls queued. It reports false if ctx ended first.
+func (s *Scheduler) waitForHandlers(ctx context.Context) bool {
+	synced := func() bool {
+		for _, r := range s.handlers {
+			if !r.HasSynced() {
+				return false
+			}
+		}
+		return true
+	}
+	if synced() {
+		return true
+	}
+	t := time.NewTicker(handlersSyncPoll)
+	defer t.Stop()
+	for !synced() {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+		}
+	}
+	return true
 }
 
 func (s *Scheduler) onPodAdd(p *corev1.Pod) {

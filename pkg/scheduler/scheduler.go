@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -73,6 +74,13 @@ type Scheduler struct {
 	statusBuf []*framework.Status
 	bindSlots chan struct{}
 	bindings  sync.WaitGroup
+	// runStart is when Run began; firstBound turns true at the first
+	// binding after it, which is logged: the time from a start or a
+	// takeover to the first binding is what a standby's warm caches save.
+	runStart   time.Time
+	firstBound atomic.Bool
+	// handlers are the registrations of the pod and node handlers.
+	handlers []*informer.Registration
 }
 
 // New builds the scheduler and declares its informers (pods, nodes,
@@ -166,7 +174,18 @@ func (s *Scheduler) namespaceLabels(ns string) labels.Set {
 }
 
 // Run schedules pods until ctx ends, then waits for bindings in flight.
+// It starts once the handlers have consumed the informers' first lists:
+// run it after the informers have synced.
 func (s *Scheduler) Run(ctx context.Context) error {
+	if !s.waitForHandlers(ctx) {
+		return nil
+	}
+	s.runStart = time.Now()
+	s.firstBound.Store(false)
+	active, backoff, unschedulable := s.Queue.Sizes()
+	nodes, pods := s.Cache.Counts()
+	s.lg.Info("scheduling started", zap.Int("activePods", active), zap.Int("backoffPods", backoff),
+		zap.Int("unschedulablePods", unschedulable), zap.Int("nodes", nodes), zap.Int("assignedPods", pods))
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); s.Queue.Run(ctx) }()

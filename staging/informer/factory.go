@@ -129,6 +129,18 @@ func (f *Factory) WaitForCacheSync(ctx context.Context) bool {
 	return true
 }
 
+// Synced returns a channel closed once the informer declared for key has
+// synced: its first full list is in its cache.
+func (f *Factory) Synced(key string) (<-chan struct{}, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e, ok := f.entries[key]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrNotRegistered, key)
+	}
+	return e.inf.syncedChan(), nil
+}
+
 // Keys returns the declared keys, sorted.
 func (f *Factory) Keys() []string {
 	f.mu.Lock()

@@ -82,6 +82,7 @@ func TestFactoryErrors(t *testing.T) {
 	}{
 		{"Get unregistered", func() error { _, err := Get[*corev1.Pod](f, "nodes"); return err }, true},
 		{"ListerFor unregistered", func() error { _, err := ListerFor[*corev1.Pod](f, "nodes"); return err }, true},
+		{"Synced unregistered", func() error { _, err := f.Synced("nodes"); return err }, true},
 		{"Get with the wrong type", func() error { _, err := Get[*corev1.Namespace](f, "pods"); return err }, false},
 		{"For with the wrong type", func() error { _, err := For[*corev1.Namespace](f, "pods", namespaces{}); return err }, false},
 	}
@@ -98,6 +99,36 @@ func TestFactoryErrors(t *testing.T) {
 	}
 	if got := f.Keys(); len(got) != 1 || got[0] != "pods" {
 		t.Errorf("Keys() = %q: a failed read registered something", got)
+	}
+}
+
+func TestFactorySynced(t *testing.T) {
+	s := newFakeServer()
+	seed(s, 2)
+	f := NewFactory(Options{Clock: newFakeClock()})
+	if _, err := For[*corev1.Pod](f, "pods", s); err != nil {
+		t.Fatal(err)
+	}
+	synced, err := f.Synced("pods")
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-synced:
+		t.Fatal("synced before it started")
+	default:
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer f.Shutdown()
+	defer cancel()
+	f.Start(ctx)
+	<-synced
+	inf, err := Get[*corev1.Pod](f, "pods")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !inf.HasSynced() || inf.GetStore().Len() != 2 {
+		t.Errorf("after Synced: HasSynced %v with %d pods, want true with 2", inf.HasSynced(), inf.GetStore().Len())
 	}
 }
 

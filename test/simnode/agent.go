@@ -38,6 +38,9 @@ type Config struct {
 	ReadinessDelay time.Duration
 	JobPodDuration time.Duration
 	Workers        int
+	// ExternalCloud registers nodes uninitialized, for a cloud controller
+	// manager (--cloud-provider=external).
+	ExternalCloud bool
 	// Now is the clock; nil means the wall clock.
 	Now func() time.Time
 }
@@ -52,7 +55,7 @@ func (o *Options) Config() (*Config, error) {
 		CPU: resource.MustParse(o.CPU), Memory: resource.MustParse(o.Memory), Pods: o.Pods,
 		Images: slices.Clone(o.Images), LeaseInterval: o.LeaseInterval, LeaseDuration: o.LeaseDuration,
 		StatusInterval: o.StatusInterval, ReadinessDelay: o.ReadinessDelay, JobPodDuration: o.JobPodDuration,
-		Workers: o.Workers,
+		Workers: o.Workers, ExternalCloud: o.CloudProvider == "external",
 	}, nil
 }
 

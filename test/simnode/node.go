@@ -97,6 +97,10 @@ func (n *simNode) object(c *Config, now time.Time) *corev1.Node {
 		}},
 		Spec: corev1.NodeSpec{PodCIDR: n.podCIDR(), PodCIDRs: []string{n.podCIDR()}, ProviderID: "simnode://" + n.name},
 	}
+	if c.ExternalCloud {
+		delete(node.Labels, LabelZone)
+		node.Spec = corev1.NodeSpec{Taints: []corev1.Taint{{Key: corev1.TaintNodeUninitialized, Value: "true", Effect: corev1.TaintEffectNoSchedule}}}
+	}
 	n.setStatus(&node.Status, c, now)
 	return node
 }

@@ -24,6 +24,9 @@ type Options struct {
 	ReadinessDelay time.Duration
 	JobPodDuration time.Duration
 	Workers        int
+	// CloudProvider "external" registers nodes for a cloud controller
+	// manager to initialize.
+	CloudProvider string
 }
 
 // NewOptions returns the defaults: three nodes of 4 cores, 16Gi and 110
@@ -58,6 +61,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.ReadinessDelay, "readiness-delay", o.ReadinessDelay, "How long after a container starts it becomes ready.")
 	fs.DurationVar(&o.JobPodDuration, "job-pod-duration", o.JobPodDuration, "How long pods owned by a Job run before they complete.")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "Pods and leases handled at once.")
+	fs.StringVar(&o.CloudProvider, "cloud-provider", o.CloudProvider, "\"external\" registers nodes as a node agent does for a cloud controller manager: with the node.cloudprovider.platform.io/uninitialized taint and no provider ID, zone label or pod CIDR, which the cloud loops and node IPAM fill in. Empty for none.")
 }
 
 // Validate checks the options, naming the flag of each error.
@@ -95,6 +99,9 @@ func (o *Options) Validate() []error {
 		if d.v < d.min {
 			errs = append(errs, fmt.Errorf("%s: %v must be at least %v", d.flag, d.v, d.min))
 		}
+	}
+	if o.CloudProvider != "" && o.CloudProvider != "external" {
+		errs = append(errs, fmt.Errorf("--cloud-provider: %q must be empty or \"external\"", o.CloudProvider))
 	}
 	if o.Workers <= 0 {
 		errs = append(errs, fmt.Errorf("--workers: %d must be positive", o.Workers))

@@ -9,6 +9,7 @@ import (
 	"platform.io/platform/pkg/controller/garbagecollector"
 	"platform.io/platform/pkg/controller/job"
 	"platform.io/platform/pkg/controller/namespace"
+	"platform.io/platform/pkg/controller/nodeipam"
 	"platform.io/platform/pkg/controller/nodelifecycle"
 	"platform.io/platform/pkg/controller/podgc"
 	"platform.io/platform/pkg/controller/replicaset"
@@ -32,6 +33,7 @@ func Descriptors() []controller.Descriptor {
 		garbagecollector.Descriptor(),
 		namespace.Descriptor(),
 		serviceaccount.Descriptor(),
+		nodeipam.Descriptor(),
 		nodelifecycle.Descriptor(),
 		podgc.Descriptor(),
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 
+	"platform.io/client/informer"
+
 	"platform.io/platform/pkg/component/daemon"
 	"platform.io/platform/pkg/component/options"
 	"platform.io/platform/pkg/component/run"
@@ -51,6 +53,9 @@ func New(ctx context.Context, d *daemon.Deps) (run.Runnable, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := logSynced(ctx, d.Logger, d.Informers); err != nil {
+		return nil, err
+	}
 	if o.Port != 0 {
 		if err := serveInsecure(ctx, d, net.JoinHostPort(o.Address, strconv.Itoa(o.Port))); err != nil {
 			return nil, err
@@ -79,6 +84,27 @@ func NewScheduler(d *daemon.Deps, o *Options) (*scheduler.Scheduler, error) {
 		return nil, fmt.Errorf("--config %s: %w", o.Config, err)
 	}
 	return s, err
+}
+
+// logSynced logs each informer declared so far once it has synced, with
+// the time since now, until ctx ends. Leader or not, the informers run, so
+// the lines show a standby getting warm as well as a cold start's phases.
+func logSynced(ctx context.Context, lg *zap.Logger, f *informer.Factory) error {
+	start := time.Now()
+	for _, key := range f.Keys() {
+		synced, err := f.Synced(key)
+		if err != nil {
+			return err
+		}
+		go func() {
+			select {
+			case <-synced:
+				lg.Info("informer synced", zap.String("resource", key), zap.Duration("after", time.Since(start)))
+			case <-ctx.Done():
+			}
+		}()
+	}
+	return nil
 }
 
 // serveInsecure serves /healthz and /metrics, and nothing else, over plain

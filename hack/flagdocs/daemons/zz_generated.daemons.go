@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	apiserver "platform.io/platform/cmd/apiserver/app"
+	cloudcontrollermanager "platform.io/platform/cmd/cloud-controller-manager/app"
 	controllermanager "platform.io/platform/cmd/controller-manager/app"
 	scheduler "platform.io/platform/cmd/scheduler/app"
 	"platform.io/platform/pkg/component/daemon"
@@ -17,6 +18,9 @@ import (
 func All() []Command {
 	return []Command{
 		{Dir: "apiserver", Binary: "platform-apiserver", New: apiserver.NewCommand},
+		{Dir: "cloud-controller-manager", Binary: "platform-cloud-controller-manager", New: func() *cobra.Command {
+			return daemon.NewCommand(cloudcontrollermanager.Spec(), nil, io.Discard, io.Discard)
+		}},
 		{Dir: "controller-manager", Binary: "platform-controller-manager", New: func() *cobra.Command { return daemon.NewCommand(controllermanager.Spec(), nil, io.Discard, io.Discard) }},
 		{Dir: "scheduler", Binary: "platform-scheduler", New: func() *cobra.Command { return daemon.NewCommand(scheduler.Spec(), nil, io.Discard, io.Discard) }},
 	}

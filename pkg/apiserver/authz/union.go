@@ -56,7 +56,6 @@ func (u UnionRules) RulesFor(ctx context.Context, user *authn.User, ns string) (
 	return rr, nr, incomplete, errors.Join(errs...)
 }
 
-
 // AlwaysAllow allows every request (mode AlwaysAllow).
 type AlwaysAllow struct{}
 

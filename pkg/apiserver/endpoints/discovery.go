@@ -82,17 +82,15 @@ func apiResources(r *registry.Resource) []meta.APIResource {
 	}
 	sort.Strings(actions)
 	for _, name := range actions {
-		out = append(out, meta.APIResource{Name: r.Name + "/" + name, Namespaced: r.Namespaced, Kind: actionKind(name), Verbs: []string{"create"}})
+		sub := meta.APIResource{Name: r.Name + "/" + name, Namespaced: r.Namespaced, Verbs: []string{"create"}}
+		gvk := r.ActionKind(name)
+		sub.Kind = gvk.Kind
+		if gvk.GroupVersion() != r.GroupVersion() {
+			sub.Group, sub.Version = gvk.Group, gvk.Version
+		}
+		out = append(out, sub)
 	}
 	return out
-}
-
-// actionKind names the body kind of an action subresource ("binding" -> "Binding").
-func actionKind(name string) string {
-	if name == "" {
-		return ""
-	}
-	return string(name[0]-'a'+'A') + name[1:]
 }
 
 func (d *discovery) serve(w http.ResponseWriter, r *http.Request, info *RequestInfo) {

@@ -64,7 +64,8 @@ func (q *request) serveAction(act registry.Action) {
 		q.fail(err)
 		return
 	}
-	out, err := act(q.ctx(), q.store, q.info.Namespace, q.info.Name, b.decode, dry)
+	ctx := registry.WithWarnings(q.ctx(), func(msg string) { addWarning(q.w.Header(), msg) })
+	out, err := act(ctx, q.store, q.info.Namespace, q.info.Name, b.decode, dry)
 	if err != nil {
 		q.fail(err)
 		return

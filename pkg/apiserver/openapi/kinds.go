@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	authnv1 "platform.io/client/api/authentication/v1"
 	autoscalingv1 "platform.io/client/api/autoscaling/v1"
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
@@ -16,7 +17,8 @@ import (
 // actionBodies are the body types of action subresources, by
 // "resource/subresource". An action missing here gets an open object schema.
 var actionBodies = map[string]reflect.Type{
-	"pods/binding": reflect.TypeFor[corev1.Binding](),
+	"pods/binding":          reflect.TypeFor[corev1.Binding](),
+	"serviceaccounts/token": reflect.TypeFor[authnv1.TokenRequest](),
 }
 
 var metaPrefix = strings.TrimSuffix(defName(reflect.TypeFor[meta.Status]()), "Status")
@@ -147,7 +149,7 @@ func (d *definitions) defineScale() (string, error) {
 
 // defineAction defines the body of action subresource name of row r.
 func (d *definitions) defineAction(r *registry.Resource, kindDef, name string) (string, error) {
-	gvk := meta.GroupVersionKind{Group: r.Group, Version: r.Version, Kind: actionKind(name)}
+	gvk := r.ActionKind(name)
 	var def string
 	if t, ok := actionBodies[r.Name+"/"+name]; ok {
 		var err error

@@ -96,6 +96,11 @@ func (p *resourcePaths) gvk(kind string) *meta.GroupVersionKind {
 	return &meta.GroupVersionKind{Group: p.gv.Group, Version: p.gv.Version, Kind: kind}
 }
 
+func actionGVK(r *registry.Resource, name string) *meta.GroupVersionKind {
+	gvk := r.ActionKind(name)
+	return &gvk
+}
+
 // build adds the collection, item, status, scale and action paths.
 func (p *resourcePaths) build() {
 	r := p.r
@@ -143,7 +148,7 @@ func (p *resourcePaths) build() {
 		p.add(item+"/"+name, itemParams, "post", &operation{
 			ID:          "create" + opPrefix(p.gv) + scope + r.Kind + kind,
 			Description: "create " + name + " of a " + r.Kind,
-			Action:      "post", GVK: p.gvk(kind), Params: writeParams,
+			Action:      "post", GVK: actionGVK(r, name), Params: writeParams,
 			Body: p.actions[name], BodyRequired: true, Consumes: []string{mimeAny},
 			Responses: []response{ok(p.actions[name]), created(p.actions[name]), accepted(p.actions[name]), unauthorized},
 		})

@@ -19,13 +19,15 @@ type Options struct {
 	Features *featuregate.Gate
 	// Reconciler keeps the platform Service's Endpoints.
 	Reconciler *EndpointReconciler
+	// ServiceAccount configures service-account tokens.
+	ServiceAccount *ServiceAccount
 }
 
 // New returns the defaults.
 func New() *Options {
 	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(),
 		Authn: NewAuthentication(), Authz: NewAuthorization(), Logging: NewLogging(), Features: NewFeatureGate(),
-		Reconciler: NewEndpointReconciler()}
+		Reconciler: NewEndpointReconciler(), ServiceAccount: NewServiceAccount()}
 }
 
 // FlagSets returns the option groups in the order --help shows them.
@@ -38,6 +40,7 @@ func (o *Options) FlagSets() []cli.NamedFlagSet {
 		cli.Group("Authentication", o.Authn.AddFlags),
 		cli.Group("Authorization", o.Authz.AddFlags),
 		cli.Group("Endpoint reconciler", o.Reconciler.AddFlags),
+		cli.Group("Service account tokens", o.ServiceAccount.AddFlags),
 		cli.Group("Logging", o.Logging.AddFlags),
 		cli.Group("Feature gates", o.Features.AddFlag),
 	}
@@ -54,6 +57,7 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.Authz.Validate()...)
 	errs = append(errs, o.Logging.Validate()...)
 	errs = append(errs, o.Reconciler.Validate()...)
+	errs = append(errs, o.ServiceAccount.Validate()...)
 	return errors.Join(errs...)
 }
 

@@ -51,6 +51,9 @@ func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.
 		if err := s.validateCreate(obj); err != nil {
 			return nil, err
 		}
+		if err := s.checkCreate(ctx, obj); err != nil {
+			return nil, err
+		}
 		if dryRun {
 			// A dry run answers what the real request would, conflicts included.
 			if _, err := s.storage.Get(ctx, s.key(m.Namespace, m.Name)); err == nil {
@@ -106,6 +109,14 @@ func (s *Store) validateCreate(obj meta.Object) error {
 	errs = append(errs, s.Resource.Strategy.Validate(obj)...)
 	if len(errs) > 0 {
 		return apierrors.NewInvalid(s.Resource.GroupVersionKind(), nameForError(m), errs.Causes())
+	}
+	return nil
+}
+
+// checkCreate runs the strategy's WriteChecker, if any.
+func (s *Store) checkCreate(ctx context.Context, obj meta.Object) error {
+	if c, ok := s.Resource.Strategy.(WriteChecker); ok {
+		return c.CheckCreate(ctx, obj)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"strings"
 
 	"platform.io/client/api/meta"
 
@@ -34,6 +35,10 @@ type Resource struct {
 	Scale *ScaleAccessor
 	// Actions are POST-only subresources such as pods/binding, by subresource name.
 	Actions map[string]Action
+	// ActionKinds names the body kind of an action that is not the one
+	// named after it in the resource's group version (serviceaccounts/token
+	// takes an authentication.platform.io/v1 TokenRequest).
+	ActionKinds map[string]meta.GroupVersionKind
 	// AllowCreateOnUpdate lets PUT create a missing object.
 	AllowCreateOnUpdate bool
 	// RequireResourceVersionOnUpdate rejects PUT without metadata.resourceVersion.
@@ -84,6 +89,19 @@ func (r *Resource) GroupResource() meta.GroupResource {
 	return meta.GroupResource{Group: r.Group, Resource: r.Name}
 }
 
+// ActionKind returns the body kind of action name: its ActionKinds entry,
+// else the capitalized name in r's group version ("binding": Binding).
+func (r *Resource) ActionKind(name string) meta.GroupVersionKind {
+	if gvk, ok := r.ActionKinds[name]; ok {
+		return gvk
+	}
+	kind := name
+	if name != "" {
+		kind = strings.ToUpper(name[:1]) + name[1:]
+	}
+	return meta.GroupVersionKind{Group: r.Group, Version: r.Version, Kind: kind}
+}
+
 // GroupVersionKind returns the served kind.
 func (r *Resource) GroupVersionKind() meta.GroupVersionKind {
 	return meta.GroupVersionKind{Group: r.Group, Version: r.Version, Kind: r.Kind}
@@ -120,6 +138,15 @@ type Strategy interface {
 	ValidateUpdate(obj, old meta.Object) field.ErrorList
 }
 
+// WriteChecker is implemented by strategies that decide a write by who
+// makes it (RBAC's escalation prevention). It runs after validation, with
+// the request's context, on create (also by PUT) and on updates of the
+// main part; an error it returns (a Forbidden) is the request's answer.
+type WriteChecker interface {
+	CheckCreate(ctx context.Context, obj meta.Object) error
+	CheckUpdate(ctx context.Context, obj, old meta.Object) error
+}
+
 // DeletePreparer is implemented by strategies that change an object when
 // its deletion starts (a namespace turns Terminating).
 type DeletePreparer interface {
@@ -149,6 +176,8 @@ type Typed[T any] struct {
 	PrepareForDeleteFunc func(obj *T)
 	GracePeriodFunc      func(obj *T, requested *int64) int64
 	DeletionBlockedFunc  func(obj *T) bool
+	CheckCreateFunc      func(ctx context.Context, obj *T) error
+	CheckUpdateFunc      func(ctx context.Context, obj, old *T) error
 }
 
 var _ Strategy = Typed[struct{}]{}
@@ -203,6 +232,22 @@ func (s Typed[T]) GracePeriod(obj meta.Object, requested *int64) (int64, bool) {
 // DeletionBlocked implements DeletionBlocker.
 func (s Typed[T]) DeletionBlocked(obj meta.Object) bool {
 	return s.DeletionBlockedFunc != nil && s.DeletionBlockedFunc(any(obj).(*T))
+}
+
+// CheckCreate implements WriteChecker.
+func (s Typed[T]) CheckCreate(ctx context.Context, obj meta.Object) error {
+	if s.CheckCreateFunc == nil {
+		return nil
+	}
+	return s.CheckCreateFunc(ctx, any(obj).(*T))
+}
+
+// CheckUpdate implements WriteChecker.
+func (s Typed[T]) CheckUpdate(ctx context.Context, obj, old meta.Object) error {
+	if s.CheckUpdateFunc == nil {
+		return nil
+	}
+	return s.CheckUpdateFunc(ctx, any(obj).(*T), any(old).(*T))
 }
 
 // ScaleAccessor reads and writes the replica count behind the scale subresource.

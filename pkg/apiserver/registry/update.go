@@ -120,6 +120,9 @@ func (s *Store) createOnUpdate(ctx context.Context, ns, name string, transform T
 	if err := s.validateCreate(obj); err != nil {
 		return nil, err
 	}
+	if err := s.checkCreate(ctx, obj); err != nil {
+		return nil, err
+	}
 	return obj, nil
 }
 
@@ -174,6 +177,11 @@ func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform
 	errs = append(errs, s.Resource.Strategy.ValidateUpdate(obj, old)...)
 	if len(errs) > 0 {
 		return nil, nil, apierrors.NewInvalid(s.Resource.GroupVersionKind(), om.Name, errs.Causes())
+	}
+	if c, ok := s.Resource.Strategy.(WriteChecker); ok && opts.Part == Main {
+		if err := c.CheckUpdate(ctx, obj, old); err != nil {
+			return nil, nil, err
+		}
 	}
 	return obj, old, nil
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/options"
+	"platform.io/platform/pkg/component/authn"
 )
 
 // TestBuildAuthorizer: the modes are built in order from the table, and a
@@ -16,17 +18,20 @@ import (
 func TestBuildAuthorizer(t *testing.T) {
 	tests := []struct {
 		modes   []string
+		user    *authn.User
 		want    authz.Decision
 		wantErr string
 	}{
 		{modes: []string{options.ModeAlwaysAllow}, want: authz.Allow},
+		{modes: []string{options.ModeAlwaysDeny}, user: &authn.User{Name: "a", Groups: []string{"system:masters"}}, want: authz.Allow},
+		{modes: []string{options.ModeAlwaysDeny}, user: &authn.User{Name: "a", Groups: []string{"devs"}}, want: authz.Deny},
 		{modes: []string{options.ModeAlwaysDeny, options.ModeAlwaysAllow}, want: authz.Deny},
 		{modes: []string{options.ModeAlwaysAllow, options.ModeAlwaysDeny}, want: authz.Allow},
-		{modes: []string{options.ModeRBAC}, wantErr: `mode "RBAC" is not available`},
+		{modes: []string{options.ModeABAC}, wantErr: `mode "ABAC" is not available`},
 		{modes: []string{options.ModeAlwaysAllow, options.ModeNode}, wantErr: `mode "Node" is not available`},
 	}
 	for _, tc := range tests {
-		t.Run(strings.Join(tc.modes, ","), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s %v", strings.Join(tc.modes, ","), tc.user), func(t *testing.T) {
 			o := options.New()
 			o.Authz.Modes = tc.modes
 			s := &Server{lg: zap.NewNop(), opts: o}
@@ -40,7 +45,7 @@ func TestBuildAuthorizer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d, _, _ := z.Authorize(context.Background(), authz.Attributes{Verb: "get", Path: "/"}); d != tc.want {
+			if d, _, _ := z.Authorize(context.Background(), authz.Attributes{User: tc.user, Verb: "get", Path: "/"}); d != tc.want {
 				t.Errorf("decision %v, want %v", d, tc.want)
 			}
 		})

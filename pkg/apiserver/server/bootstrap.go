@@ -77,7 +77,9 @@ type bootstrapRun struct {
 	// done is closed when the run has returned; c is set before, once the
 	// bootstrap is done.
 	done chan struct{}
-	c    *controlplane.Controller
+	// ready is closed once the system namespaces and configmap exist.
+	ready chan struct{}
+	c     *controlplane.Controller
 }
 
 // startBootstrap creates the system namespaces and configmap, then keeps
@@ -85,7 +87,7 @@ type bootstrapRun struct {
 // cancelled.
 func (s *Server) startBootstrap(life context.Context, g *errgroup.Group) *bootstrapRun {
 	ctx, cancel := context.WithCancel(life)
-	r := &bootstrapRun{cancel: cancel, done: make(chan struct{})}
+	r := &bootstrapRun{cancel: cancel, done: make(chan struct{}), ready: make(chan struct{})}
 	g.Go(func() error {
 		defer close(r.done)
 		err := ensureNamespaces(ctx, s.lg, s.namespaces())
@@ -99,6 +101,7 @@ func (s *Server) startBootstrap(life context.Context, g *errgroup.Group) *bootst
 			return err
 		}
 		s.bootstrapped.Store(true)
+		close(r.ready)
 		ro := s.opts.Reconciler
 		r.c = controlplane.New(s.lg.Named("controlplane"), s.etcd, s.store("", "services"), s.controlPlaneEndpoints(), controlplane.Config{
 			Self:       controlplane.Record{IP: s.opts.Generic.AdvertiseAddress.String(), Port: s.secure.Addr().(*net.TCPAddr).Port},

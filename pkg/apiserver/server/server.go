@@ -23,6 +23,7 @@ import (
 
 	apiauthn "platform.io/platform/pkg/apiserver/authn"
 	"platform.io/platform/pkg/apiserver/authz"
+	"platform.io/platform/pkg/apiserver/authz/rbac"
 	"platform.io/platform/pkg/apiserver/endpoints"
 	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/options"
@@ -64,8 +65,13 @@ type Server struct {
 	life       *lifecycle
 	// storeConfig is the registry configuration of a resource's store.
 	storeConfig func(r *registry.Resource) registry.Config
+	// rbac is the RBAC policy (rbac.go); rbacBootstrapped is set once
+	// the bootstrap policy is reconciled.
+	rbac             rbacState
+	rbacBootstrapped atomic.Bool
 	// CertFile is the serving certificate (self-signed when none was given).
 	CertFile string
+	saTokens *serviceAccountTokens
 }
 
 // New connects to etcd (starting the embedded member when no servers are
@@ -78,8 +84,14 @@ func New(ctx context.Context, lg *zap.Logger, o *options.Options) (*Server, erro
 		return nil, err
 	}
 	s.storage = etcd3.New(lg.Named("storage"), s.etcd, s.registry)
-	s.buildStores()
+	s.rbac.escalation = &rbac.Escalation{}
 	var err error
+	if s.saTokens, err = s.newServiceAccountTokens(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.buildStores()
+	s.buildRBAC()
 	if s.handler, err = s.buildHandler(); err != nil {
 		s.Close()
 		return nil, err
@@ -132,7 +144,7 @@ func (s *Server) buildStores() {
 	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL, Pods: pod.Config{
 		NotReadyTolerationSeconds:    s.opts.API.DefaultNotReadyTolerationSeconds,
 		UnreachableTolerationSeconds: s.opts.API.DefaultUnreachableTolerationSeconds,
-	}})
+	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReview: s.saTokens.tokenReview(), Escalation: s.rbac.escalation})
 	prefix := s.opts.Etcd.Prefix
 	backends := s.buildBackends(rows)
 	cfg := func(r *registry.Resource) registry.Config {
@@ -155,6 +167,7 @@ func (s *Server) buildStores() {
 		c.Namespaces = checker
 		s.stores = append(s.stores, registry.NewStore(r, c))
 	}
+	s.saTokens.useStores(s)
 }
 
 // buildBackends returns the storage of each stored resource, by key prefix:
@@ -272,10 +285,12 @@ func (s *Server) buildHandler() (http.Handler, error) {
 		}
 		return nil
 	}}
-	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, shutdown}))
+	rbacCheck := check{name: "rbac/bootstrap-roles", fn: s.rbacReady}
+	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, rbacCheck, shutdown}))
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
 	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
+	s.saTokens.install(mux, metrics.wrap)
 	return s.buildChain(mux)
 }
 
@@ -288,11 +303,15 @@ func (s *Server) buildChain(mux http.Handler) (http.Handler, error) {
 		return nil, err
 	}
 	s.authorizer, s.rules = z, rules
+	// The rbac group's escalation checks ask the same chain about the
+	// escalate and bind verbs.
+	s.rbac.escalation.SetAuthorizer(z)
 	lg := s.lg.Named("authn")
-	s.authn, err = s.opts.Authn.ApplyTo(lg, s.opts.Authz.Modes, options.AuthenticationDeps{
-		Secrets: s.getSecret,
-		// ServiceAccounts: the service-account token authenticator goes here.
-	})
+	deps := options.AuthenticationDeps{Secrets: s.getSecret}
+	if s.saTokens.auth != nil {
+		deps.ServiceAccounts = s.saTokens.auth
+	}
+	s.authn, err = s.opts.Authn.ApplyTo(lg, s.opts.Authz.Modes, deps)
 	if err != nil {
 		return nil, err
 	}
@@ -396,6 +415,8 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	g.Go(func() error { s.countObjects(life); return nil })
 	bootstrap := s.startBootstrap(life, g)
+	g.Go(func() error { s.rbac.policy.Run(life); return nil })
+	g.Go(func() error { return s.reconcileRBAC(life, bootstrap.ready) })
 	s.lg.Info("serving", zap.Stringer("secure", s.secure.Addr()), zap.Stringer("advertise", s.opts.Generic.AdvertiseAddress))
 	select {
 	case <-ctx.Done():

@@ -218,9 +218,15 @@ func (s *Spec) run(ctx context.Context, p parsed) error {
 	}
 	work := afterSync(d.Informers, built)
 	rcfg := run.Config{Server: d.Server}
+	// The informers start before any component runs: work that waits for
+	// them to sync must never find none started (WaitForCacheSync waits
+	// only for started ones). They stop with the components.
+	informerCtx, stopInformers := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopInformers()
+	d.Informers.Start(informerCtx)
 	components := []run.Runnable{run.Func(func(ctx context.Context) error {
-		d.Informers.Start(ctx)
 		<-ctx.Done()
+		stopInformers()
 		d.Informers.Shutdown()
 		return nil
 	})}

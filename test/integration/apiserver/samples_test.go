@@ -102,6 +102,26 @@ var samples = []sample{
 			return `{"metadata":{"name":"` + n + `"},"spec":{"holderIdentity":"a","leaseDurationSeconds":15}}`
 		},
 		change: `{"spec":{"holderIdentity":"b"}}`},
+	{path: "/apis/rbac.authorization.platform.io/v1/namespaces/%s/roles", kind: "Role", apiVersion: "rbac.authorization.platform.io/v1", namespaced: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"rules":[{"verbs":["get"],"apiGroups":[""],"resources":["pods"]}]}`
+		},
+		change: `{"rules":[{"verbs":["list"],"apiGroups":[""],"resources":["pods"]}]}`},
+	{path: "/apis/rbac.authorization.platform.io/v1/clusterroles", kind: "ClusterRole", apiVersion: "rbac.authorization.platform.io/v1",
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"rules":[{"verbs":["get"],"nonResourceURLs":["/healthz"]}]}`
+		},
+		change: `{"rules":[{"verbs":["get"],"nonResourceURLs":["/version"]}]}`},
+	{path: "/apis/rbac.authorization.platform.io/v1/namespaces/%s/rolebindings", kind: "RoleBinding", apiVersion: "rbac.authorization.platform.io/v1", namespaced: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"roleRef":{"apiGroup":"rbac.authorization.platform.io","kind":"ClusterRole","name":"view"},"subjects":[{"kind":"User","name":"a"}]}`
+		},
+		change: `{"subjects":[{"kind":"Group","name":"g"}]}`},
+	{path: "/apis/rbac.authorization.platform.io/v1/clusterrolebindings", kind: "ClusterRoleBinding", apiVersion: "rbac.authorization.platform.io/v1",
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"roleRef":{"apiGroup":"rbac.authorization.platform.io","kind":"ClusterRole","name":"view"},"subjects":[{"kind":"ServiceAccount","name":"s","namespace":"NS"}]}`
+		},
+		change: `{"subjects":[{"kind":"User","name":"u"}]}`},
 }
 
 // collection returns the collection path in namespace ns.

@@ -41,8 +41,27 @@ type cluster struct {
 // configuration) until the test ends.
 func start(t *testing.T, cfg *config.Configuration) *cluster {
 	t.Helper()
+	c := newCluster(t)
+	c.run(cfg)
+	return c
+}
+
+// newCluster runs an API server until the test ends; run starts the
+// scheduler.
+func newCluster(t *testing.T) *cluster {
+	t.Helper()
 	srv := framework.Start(t)
-	d := srv.Deps(t, "platform-scheduler")
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	return &cluster{t: t, srv: srv, c: client.NewSet(srv.RESTClient(t)), ctx: ctx}
+}
+
+// run starts a scheduler with cfg (nil for the default configuration)
+// once its informers have synced, as the daemon does, until the test ends.
+func (c *cluster) run(cfg *config.Configuration) {
+	t := c.t
+	t.Helper()
+	d := c.srv.Deps(t, "platform-scheduler")
 	o := app.NewOptions()
 	o.Port = 0
 	if cfg != nil {
@@ -55,7 +74,7 @@ func start(t *testing.T, cfg *config.Configuration) *cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(c.ctx)
 	d.Informers.Start(ctx)
 	if !d.Informers.WaitForCacheSync(ctx) {
 		t.Fatal("informers did not sync")
@@ -68,8 +87,8 @@ func start(t *testing.T, cfg *config.Configuration) *cluster {
 			t.Errorf("scheduler: %v", err)
 		}
 	})
-	reg, _ := d.Registry.(prometheus.Gatherer)
-	return &cluster{t: t, srv: srv, c: d.Clients, sched: s, ctx: ctx, reg: reg}
+	c.reg, _ = d.Registry.(prometheus.Gatherer)
+	c.c, c.sched = d.Clients, s
 }
 
 // nodeSpec describes a test node.

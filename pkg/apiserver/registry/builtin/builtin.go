@@ -6,6 +6,7 @@ package builtin
 import (
 	"time"
 
+	"platform.io/platform/pkg/apiserver/authz/rbac"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/apps/controllerrevision"
 	"platform.io/platform/pkg/apiserver/registry/apps/daemonset"
@@ -26,6 +27,10 @@ import (
 	"platform.io/platform/pkg/apiserver/registry/core/secret"
 	"platform.io/platform/pkg/apiserver/registry/core/service"
 	"platform.io/platform/pkg/apiserver/registry/core/serviceaccount"
+	"platform.io/platform/pkg/apiserver/registry/rbac/clusterrole"
+	"platform.io/platform/pkg/apiserver/registry/rbac/clusterrolebinding"
+	"platform.io/platform/pkg/apiserver/registry/rbac/role"
+	"platform.io/platform/pkg/apiserver/registry/rbac/rolebinding"
 )
 
 // Config carries the server options resources depend on.
@@ -33,12 +38,27 @@ type Config struct {
 	EventTTL time.Duration
 	// Pods carries the pod row's options (the default tolerations).
 	Pods pod.Config
+	// ServiceAccountTokens serves serviceaccounts/token when its tokens are enabled.
+	ServiceAccountTokens serviceaccount.TokenConfig
+	// TokenReview answers TokenReviews; nil means no token authenticates.
+	TokenReview tokenreview.Authenticator
+	// Escalation guards writes of the rbac group's roles and bindings; nil
+	// lets only system:masters write them.
+	Escalation *rbac.Escalation
 }
 
 // Resources returns the rows of all built-in resources.
 func Resources(c Config) []*registry.Resource {
 	ttl := int64(c.EventTTL / time.Second)
 	cronV1, cronV1beta1 := cronjob.Resources()
+	var reviewer tokenreview.Authenticator = tokenreview.NoTokens{}
+	if c.TokenReview != nil {
+		reviewer = c.TokenReview
+	}
+	esc := c.Escalation
+	if esc == nil {
+		esc = &rbac.Escalation{}
+	}
 	return []*registry.Resource{
 		namespace.Resource(),
 		pod.ResourceWith(c.Pods),
@@ -48,7 +68,7 @@ func Resources(c Config) []*registry.Resource {
 		configmap.Resource(),
 		secret.Resource(),
 		event.Resource(func() int64 { return ttl }),
-		serviceaccount.Resource(),
+		serviceaccount.ResourceWith(c.ServiceAccountTokens),
 		deployment.Resource(),
 		replicaset.Resource(),
 		daemonset.Resource(),
@@ -58,7 +78,11 @@ func Resources(c Config) []*registry.Resource {
 		cronV1,
 		cronV1beta1,
 		lease.Resource(),
-		tokenreview.Resource(tokenreview.NoTokens{}),
+		role.Resource(esc),
+		clusterrole.Resource(esc),
+		rolebinding.Resource(esc),
+		clusterrolebinding.Resource(esc),
+		tokenreview.Resource(reviewer),
 		subjectaccessreview.Resource(subjectaccessreview.AlwaysAllow{}),
 	}
 }

@@ -5,6 +5,144 @@ package v1
 import "platform.io/client/codec/protobuf"
 
 // MarshalProto appends the protobuf encoding of m to b.
+func (m *BoundObjectReference) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendString(b, 1, m.Kind)
+	b = protobuf.AppendString(b, 2, m.APIVersion)
+	b = protobuf.AppendString(b, 3, m.Name)
+	b = protobuf.AppendString(b, 4, m.UID)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *BoundObjectReference) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadString(typ, data, &m.Kind)
+		case 2:
+			data, err = protobuf.ReadString(typ, data, &m.APIVersion)
+		case 3:
+			data, err = protobuf.ReadString(typ, data, &m.Name)
+		case 4:
+			data, err = protobuf.ReadString(typ, data, &m.UID)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *TokenRequest) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ObjectMeta)
+	b = protobuf.AppendMessage(b, 2, &m.Spec)
+	b = protobuf.AppendMessage(b, 3, &m.Status)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *TokenRequest) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+		case 2:
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
+		case 3:
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *TokenRequestSpec) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendStrings(b, 1, m.Audiences)
+	if m.BoundObjectRef != nil {
+		b = protobuf.AppendMessage(b, 3, m.BoundObjectRef)
+	}
+	b = protobuf.AppendIntPtr(b, 4, m.ExpirationSeconds)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *TokenRequestSpec) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Audiences)
+		case 3:
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.BoundObjectRef)
+		case 4:
+			data, err = protobuf.ReadIntPtr(typ, data, &m.ExpirationSeconds)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *TokenRequestStatus) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendString(b, 1, m.Token)
+	b = protobuf.AppendMessage(b, 2, &m.ExpirationTimestamp)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *TokenRequestStatus) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadString(typ, data, &m.Token)
+		case 2:
+			data, err = protobuf.ReadMessage(typ, data, &m.ExpirationTimestamp)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
 func (m *TokenReview) MarshalProto(b []byte) []byte {
 	b = protobuf.AppendMessage(b, 1, &m.ObjectMeta)
 	b = protobuf.AppendMessage(b, 2, &m.Spec)

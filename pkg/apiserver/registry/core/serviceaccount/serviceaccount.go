@@ -8,9 +8,14 @@ import (
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
 
-// Resource is the serviceaccounts row of the registry.
-func Resource() *registry.Resource {
-	return &registry.Resource{
+// Resource is the serviceaccounts row of the registry, without the token
+// subresource.
+func Resource() *registry.Resource { return ResourceWith(TokenConfig{}) }
+
+// ResourceWith is the serviceaccounts row, serving serviceaccounts/token
+// when c's tokens are enabled.
+func ResourceWith(c TokenConfig) *registry.Resource {
+	r := &registry.Resource{
 		Group: "", Version: "v1", Name: "serviceaccounts", Singular: "serviceaccount", Kind: "ServiceAccount",
 		ShortNames: []string{"sa"},
 		Namespaced: true,
@@ -20,6 +25,11 @@ func Resource() *registry.Resource {
 			ValidateUpdateFunc: func(sa, _ *corev1.ServiceAccount) field.ErrorList { return validate(sa) },
 		},
 	}
+	if c.Tokens.Enabled() {
+		r.Actions = map[string]registry.Action{"token": issueToken(c)}
+		r.ActionKinds = map[string]meta.GroupVersionKind{"token": tokenRequestKind}
+	}
+	return r
 }
 
 // validate requires every secret and image pull secret reference to name its target.

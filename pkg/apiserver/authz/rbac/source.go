@@ -1,0 +1,216 @@
+package rbac
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"platform.io/client/api/meta"
+	rbacv1 "platform.io/client/api/rbac/v1"
+
+	"platform.io/platform/pkg/apiserver/registry"
+	"platform.io/platform/pkg/apiserver/storage"
+)
+
+// Stores are the registry stores of the four RBAC resources.
+type Stores struct {
+	Roles, ClusterRoles, RoleBindings, ClusterRoleBindings *registry.Store
+}
+
+// Policy is the RBAC authorizer with the in-process feed that keeps its
+// index current, and the aggregation of ClusterRoles.
+type Policy struct {
+	*Authorizer
+	lg     *zap.Logger
+	stores Stores
+	// synced is closed once every kind has been listed once.
+	synced     chan struct{}
+	syncedOnce sync.Once
+	// aggregate is signalled when a ClusterRole changes.
+	aggregate chan struct{}
+}
+
+// New returns the policy over stores; Run feeds it.
+func New(lg *zap.Logger, stores Stores) *Policy {
+	return &Policy{
+		Authorizer: &Authorizer{idx: newIndex()},
+		lg:         lg, stores: stores,
+		synced:    make(chan struct{}),
+		aggregate: make(chan struct{}, 1),
+	}
+}
+
+// HasSynced reports whether the index holds every object once.
+func (p *Policy) HasSynced() bool {
+	select {
+	case <-p.synced:
+		return true
+	default:
+		return false
+	}
+}
+
+// WaitSynced blocks until HasSynced or ctx ends.
+func (p *Policy) WaitSynced(ctx context.Context) error {
+	select {
+	case <-p.synced:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Run feeds the index from the stores (list, then watch from the list's
+// revision; again from a list when a watch ends) and writes aggregated
+// ClusterRoles, until ctx ends.
+func (p *Policy) Run(ctx context.Context) {
+	feeds := []*feed{
+		{kind: "Role", store: p.stores.Roles, apply: func(o meta.Object, del bool) {
+			r := o.(*rbacv1.Role)
+			if del {
+				p.idx.deleteRole(r.Namespace, r.Name)
+				return
+			}
+			p.idx.setRole(r)
+		}},
+		{kind: "ClusterRole", store: p.stores.ClusterRoles, apply: func(o meta.Object, del bool) {
+			r := o.(*rbacv1.ClusterRole)
+			if del {
+				p.idx.deleteClusterRole(r.Name)
+			} else {
+				p.idx.setClusterRole(r)
+			}
+			p.kickAggregation()
+		}, relisted: p.kickAggregation},
+		{kind: "RoleBinding", store: p.stores.RoleBindings, apply: func(o meta.Object, del bool) {
+			b := o.(*rbacv1.RoleBinding)
+			if del {
+				p.idx.deleteRoleBinding(b.Namespace, b.Name)
+				return
+			}
+			p.idx.setRoleBinding(b)
+		}},
+		{kind: "ClusterRoleBinding", store: p.stores.ClusterRoleBindings, apply: func(o meta.Object, del bool) {
+			b := o.(*rbacv1.ClusterRoleBinding)
+			if del {
+				p.idx.deleteClusterRoleBinding(b.Name)
+				return
+			}
+			p.idx.setClusterRoleBinding(b)
+		}},
+	}
+	var wg sync.WaitGroup
+	var listed sync.WaitGroup
+	listed.Add(len(feeds))
+	for _, f := range feeds {
+		f.idx, f.lg = p.idx, p.lg
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f.run(ctx, listed.Done)
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		listed.Wait()
+		p.syncedOnce.Do(func() { close(p.synced) })
+		p.runAggregation(ctx)
+	}()
+	wg.Wait()
+}
+
+func (p *Policy) kickAggregation() {
+	select {
+	case p.aggregate <- struct{}{}:
+	default:
+	}
+}
+
+// feed keeps one kind of the index current.
+type feed struct {
+	kind  string
+	store *registry.Store
+	apply func(obj meta.Object, deleted bool)
+	// relisted, when set, runs after a list replaced the kind's objects.
+	relisted func()
+	idx      *index
+	lg       *zap.Logger
+}
+
+// relistDelay is the wait before listing again after a failure.
+const relistDelay = time.Second
+
+func (f *feed) run(ctx context.Context, listed func()) {
+	first := true
+	for ctx.Err() == nil {
+		rv, err := f.list(ctx)
+		if err == nil {
+			if first {
+				first = false
+				listed()
+			}
+			err = f.watch(ctx, rv)
+		}
+		if err != nil && ctx.Err() == nil {
+			f.lg.Info("RBAC policy feed restarts", zap.String("kind", f.kind), zap.Error(err))
+			select {
+			case <-ctx.Done():
+			case <-time.After(relistDelay):
+			}
+		}
+	}
+}
+
+// list replaces the kind's part of the index with the current objects and
+// returns the list's revision.
+func (f *feed) list(ctx context.Context) (string, error) {
+	l, err := f.store.List(ctx, "", registry.ListOptions{})
+	if err != nil {
+		return "", fmt.Errorf("list %s: %w", f.kind, err)
+	}
+	objs, err := l.Objects()
+	if err != nil {
+		return "", fmt.Errorf("decode %s: %w", f.kind, err)
+	}
+	f.idx.replace(f.kind, objs)
+	if f.relisted != nil {
+		f.relisted()
+	}
+	return l.ResourceVersion, nil
+}
+
+var errWatchClosed = errors.New("watch closed")
+
+// watch applies changes after rv until the stream ends.
+func (f *feed) watch(ctx context.Context, rv string) error {
+	w, err := f.store.Watch(ctx, "", registry.WatchOptions{ResourceVersion: rv})
+	if err != nil {
+		return fmt.Errorf("watch %s: %w", f.kind, err)
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case e, ok := <-w.ResultChan():
+			if !ok {
+				return errWatchClosed
+			}
+			switch e.Type {
+			case storage.Error:
+				return fmt.Errorf("watch %s: %w", f.kind, e.Err)
+			case storage.Added, storage.Modified, storage.Deleted:
+				obj, err := f.store.EventObject(e)
+				if err != nil {
+					return err
+				}
+				f.apply(obj, e.Type == storage.Deleted)
+			}
+		}
+	}
+}

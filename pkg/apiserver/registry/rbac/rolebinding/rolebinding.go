@@ -1,0 +1,52 @@
+package rolebinding
+
+import (
+	"context"
+	"slices"
+
+	"platform.io/client/api/meta"
+	rbacv1 "platform.io/client/api/rbac/v1"
+
+	"platform.io/platform/pkg/apiserver/authz/rbac"
+	"platform.io/platform/pkg/apiserver/registry"
+	"platform.io/platform/pkg/apiserver/registry/rbac/bindingtable"
+	"platform.io/platform/pkg/apiserver/registry/rbac/rbacvalidation"
+	"platform.io/platform/pkg/apiserver/validation"
+	"platform.io/platform/pkg/apiserver/validation/field"
+)
+
+// Resource is the rolebindings row; esc decides who may grant which role.
+func Resource(esc *rbac.Escalation) *registry.Resource {
+	validate := func(b *rbacv1.RoleBinding) field.ErrorList {
+		errs := rbacvalidation.RoleRef(&b.RoleRef, true, field.NewPath("roleRef"))
+		return append(errs, rbacvalidation.Subjects(b.Subjects, true, field.NewPath("subjects"))...)
+	}
+	check := func(ctx context.Context, b *rbacv1.RoleBinding) error {
+		return esc.CheckBinding(ctx, "rolebindings", b.Namespace, b.Name, b.RoleRef)
+	}
+	return &registry.Resource{
+		Group: rbacv1.GroupName, Version: "v1", Name: "rolebindings", Singular: "rolebinding", Kind: "RoleBinding",
+		Namespaced: true,
+		New:        func() meta.Object { return &rbacv1.RoleBinding{} },
+		NameFunc:   validation.IsPathSegmentName,
+		Strategy: registry.Typed[rbacv1.RoleBinding]{
+			DefaultFunc:  func(b *rbacv1.RoleBinding) { rbacvalidation.DefaultBinding(&b.RoleRef, b.Subjects) },
+			ValidateFunc: validate,
+			ValidateUpdateFunc: func(b, old *rbacv1.RoleBinding) field.ErrorList {
+				return append(validate(b), rbacvalidation.RoleRefUnchanged(&b.RoleRef, &old.RoleRef)...)
+			},
+			CheckCreateFunc: check,
+			CheckUpdateFunc: func(ctx context.Context, b, old *rbacv1.RoleBinding) error {
+				if slices.Equal(b.Subjects, old.Subjects) {
+					return nil // grants nothing new (metadata, finalizers)
+				}
+				return check(ctx, b)
+			},
+		},
+		AllowCreateOnUpdate: true,
+		Table: bindingtable.Columns(func(obj meta.Object) (*meta.ObjectMeta, rbacv1.RoleRef, []rbacv1.Subject) {
+			b := obj.(*rbacv1.RoleBinding)
+			return &b.ObjectMeta, b.RoleRef, b.Subjects
+		}),
+	}
+}

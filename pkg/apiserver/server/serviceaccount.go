@@ -1,0 +1,103 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"go.uber.org/zap"
+
+	authnv1 "platform.io/client/api/authentication/v1"
+
+	"platform.io/platform/pkg/apiserver/registry/authentication/tokenreview"
+	saregistry "platform.io/platform/pkg/apiserver/registry/core/serviceaccount"
+	"platform.io/platform/pkg/apiserver/serviceaccount"
+	"platform.io/platform/pkg/component/authn"
+)
+
+// serviceAccountTokens is the server's part of service-account tokens:
+// the token setup from the options, and the stores the TokenRequest
+// subresource and the live checks read (filled once the stores exist).
+//
+// This is the one place that wires them; the authentication chain should
+// take Authenticator from here, and its TokenReview replace the one below.
+type serviceAccountTokens struct {
+	config  serviceaccount.Config
+	objects *serviceaccount.StoreObjects
+	auth    *serviceaccount.Authenticator
+}
+
+// newServiceAccountTokens reads the token options; with no issuer nothing
+// is served.
+func (s *Server) newServiceAccountTokens() (*serviceAccountTokens, error) {
+	t := &serviceAccountTokens{objects: &serviceaccount.StoreObjects{}}
+	if err := s.opts.ServiceAccount.ApplyTo(&t.config, nil); err != nil {
+		return nil, err
+	}
+	if !t.config.Enabled() {
+		return t, nil
+	}
+	var err error
+	if t.auth, err = t.config.Authenticator(t.objects, nil); err != nil {
+		return nil, err
+	}
+	if t.config.DiscoveryDisabled != nil {
+		s.lg.Warn("service account issuer discovery is not served", zap.Error(t.config.DiscoveryDisabled))
+	}
+	return t, nil
+}
+
+// registryConfig is what the serviceaccounts row needs.
+func (t *serviceAccountTokens) registryConfig() saregistry.TokenConfig {
+	return saregistry.TokenConfig{Tokens: &t.config, Objects: t.objects}
+}
+
+// tokenReview answers TokenReviews with service-account tokens; nil when
+// none are accepted.
+func (t *serviceAccountTokens) tokenReview() tokenreview.Authenticator {
+	if t.auth == nil {
+		return nil
+	}
+	return reviewer{t.auth}
+}
+
+// useStores points the live reads at the server's stores.
+func (t *serviceAccountTokens) useStores(s *Server) {
+	t.objects.ServiceAccounts = s.store("", "serviceaccounts")
+	t.objects.Pods = s.store("", "pods")
+	t.objects.Secrets = s.store("", "secrets")
+}
+
+// install serves the issuer discovery documents on mux, each through wrap
+// (the chain every other path goes through).
+func (t *serviceAccountTokens) install(mux *http.ServeMux, wrap func(http.Handler) http.Handler) {
+	if d := t.config.Discovery; d != nil {
+		mux.Handle(serviceaccount.OpenIDConfigPath, wrap(d.ConfigHandler()))
+		mux.Handle(serviceaccount.JWKSPath, wrap(d.KeysHandler()))
+	}
+}
+
+// ServiceAccountAuthenticator returns the service-account token authenticator, nil when
+// no issuer is configured.
+func (s *Server) ServiceAccountAuthenticator() *serviceaccount.Authenticator { return s.saTokens.auth }
+
+// reviewer adapts the authenticator to TokenReview.
+type reviewer struct{ a *serviceaccount.Authenticator }
+
+func (r reviewer) AuthenticateToken(ctx context.Context, token string, audiences []string) (authnv1.UserInfo, bool, error) {
+	var auds []string
+	if len(audiences) > 0 {
+		auds = audiences
+	}
+	u, _, ok, err := r.a.AuthenticateTokenFor(ctx, token, auds)
+	if !ok || err != nil {
+		return authnv1.UserInfo{}, ok, err
+	}
+	info := authnv1.UserInfo{Username: u.Name, UID: u.UID, Groups: append(u.Groups, authn.AllAuthenticated)}
+	for k, v := range u.Extra {
+		if info.Extra == nil {
+			info.Extra = map[string]authnv1.ExtraValue{}
+		}
+		info.Extra[k] = v
+	}
+	return info, true, nil
+}
