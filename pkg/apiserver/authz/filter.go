@@ -12,10 +12,13 @@ import (
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/endpoints"
+	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/component/authn"
 )
 
-// AttributesFor returns the attributes of r made by u.
+// AttributesFor returns the attributes of r made by u. A group served
+// under its upstream name too is authorized by its own name, so one rule
+// covers both.
 func AttributesFor(r *http.Request, u *authn.User) Attributes {
 	info := endpoints.ParseRequestInfo(r)
 	if !info.IsResourceRequest {
@@ -23,7 +26,7 @@ func AttributesFor(r *http.Request, u *authn.User) Attributes {
 	}
 	a := Attributes{
 		User: u, Verb: info.Verb, ResourceRequest: true,
-		APIGroup: info.APIGroup, APIVersion: info.APIVersion,
+		APIGroup: registry.CanonicalGroup(info.APIGroup), APIVersion: info.APIVersion,
 		Resource: info.Resource, Subresource: info.Subresource,
 		Namespace: info.Namespace, Name: info.Name,
 	}

@@ -25,6 +25,7 @@ func TestAttributesFor(t *testing.T) {
 		{"GET", "/apis/apps/v1/deployments?watch=1", Attributes{Verb: "watch", ResourceRequest: true, APIGroup: "apps", APIVersion: "v1", Resource: "deployments"}},
 		{"DELETE", "/apis/batch/v1/namespaces/ns/jobs", Attributes{Verb: "deletecollection", ResourceRequest: true, APIGroup: "batch", APIVersion: "v1", Resource: "jobs", Namespace: "ns"}},
 		{"GET", "/api/v1/namespaces/ns", Attributes{Verb: "get", ResourceRequest: true, APIVersion: "v1", Resource: "namespaces", Namespace: "ns", Name: "ns"}},
+		{"POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/ns/roles", Attributes{Verb: "create", ResourceRequest: true, APIGroup: "rbac.authorization.platform.io", APIVersion: "v1", Resource: "roles", Namespace: "ns"}},
 		{"GET", "/healthz", Attributes{Verb: "get", Path: "/healthz"}},
 		{"GET", "/apis", Attributes{Verb: "get", Path: "/apis"}},
 		{"POST", "/custom", Attributes{Verb: "post", Path: "/custom"}},

@@ -144,7 +144,7 @@ func (s *Server) buildStores() {
 	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL, Pods: pod.Config{
 		NotReadyTolerationSeconds:    s.opts.API.DefaultNotReadyTolerationSeconds,
 		UnreachableTolerationSeconds: s.opts.API.DefaultUnreachableTolerationSeconds,
-	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReview: s.saTokens.tokenReview(), Escalation: s.rbac.escalation})
+	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReviews: s.saTokens.tokenReviews(), Escalation: s.rbac.escalation})
 	prefix := s.opts.Etcd.Prefix
 	backends := s.buildBackends(rows)
 	cfg := func(r *registry.Resource) registry.Config {

@@ -1,17 +1,13 @@
 package server
 
 import (
-	"context"
 	"net/http"
 
 	"go.uber.org/zap"
 
-	authnv1 "platform.io/client/api/authentication/v1"
-
 	"platform.io/platform/pkg/apiserver/registry/authentication/tokenreview"
 	saregistry "platform.io/platform/pkg/apiserver/registry/core/serviceaccount"
 	"platform.io/platform/pkg/apiserver/serviceaccount"
-	"platform.io/platform/pkg/component/authn"
 )
 
 // serviceAccountTokens is the server's part of service-account tokens:
@@ -51,13 +47,13 @@ func (t *serviceAccountTokens) registryConfig() saregistry.TokenConfig {
 	return saregistry.TokenConfig{Tokens: &t.config, Objects: t.objects}
 }
 
-// tokenReview answers TokenReviews with service-account tokens; nil when
-// none are accepted.
-func (t *serviceAccountTokens) tokenReview() tokenreview.Authenticator {
+// tokenReviews answers TokenReviews with service-account tokens; no token
+// authenticates when none are accepted.
+func (t *serviceAccountTokens) tokenReviews() tokenreview.Config {
 	if t.auth == nil {
-		return nil
+		return tokenreview.Config{}
 	}
-	return reviewer{t.auth}
+	return tokenreview.Config{Authenticator: t.auth, APIAudiences: t.config.APIAudiences}
 }
 
 // useStores points the live reads at the server's stores.
@@ -79,25 +75,3 @@ func (t *serviceAccountTokens) install(mux *http.ServeMux, wrap func(http.Handle
 // ServiceAccountAuthenticator returns the service-account token authenticator, nil when
 // no issuer is configured.
 func (s *Server) ServiceAccountAuthenticator() *serviceaccount.Authenticator { return s.saTokens.auth }
-
-// reviewer adapts the authenticator to TokenReview.
-type reviewer struct{ a *serviceaccount.Authenticator }
-
-func (r reviewer) AuthenticateToken(ctx context.Context, token string, audiences []string) (authnv1.UserInfo, bool, error) {
-	var auds []string
-	if len(audiences) > 0 {
-		auds = audiences
-	}
-	u, _, ok, err := r.a.AuthenticateTokenFor(ctx, token, auds)
-	if !ok || err != nil {
-		return authnv1.UserInfo{}, ok, err
-	}
-	info := authnv1.UserInfo{Username: u.Name, UID: u.UID, Groups: append(u.Groups, authn.AllAuthenticated)}
-	for k, v := range u.Extra {
-		if info.Extra == nil {
-			info.Extra = map[string]authnv1.ExtraValue{}
-		}
-		info.Extra[k] = v
-	}
-	return info, true, nil
-}

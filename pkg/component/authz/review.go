@@ -18,55 +18,56 @@ type AccessReviewer interface {
 	Review(ctx context.Context, spec authzv1.SubjectAccessReviewSpec) (authzv1.SubjectAccessReviewStatus, error)
 }
 
-// reviewTimeout bounds one review shared by concurrent requests.
+// reviewTimeout bounds one review of the delegating authorizer, shared by
+// concurrent requests.
 const reviewTimeout = 10 * time.Second
 
-// reviewCache asks a reviewer and keeps its answers; concurrent requests
-// with the same attributes share one review.
-type reviewCache struct {
+// CachedReviewer asks a reviewer and keeps its answers: allowed ones for
+// the allow TTL, all others for the deny TTL; errors are not kept.
+// Concurrent reviews of the same spec share one call. The API server's
+// Webhook authorization mode uses it too.
+type CachedReviewer struct {
 	lg       *zap.Logger
 	reviewer AccessReviewer
 	allowTTL time.Duration
 	denyTTL  time.Duration
+	timeout  time.Duration
 	cache    *ttlcache.Cache[string, authzv1.SubjectAccessReviewStatus]
 	flights  singleflight.Group
 }
 
-func newReviewCache(lg *zap.Logger, r AccessReviewer, allowTTL, denyTTL time.Duration, now func() time.Time) *reviewCache {
-	return &reviewCache{
-		lg: lg, reviewer: r, allowTTL: allowTTL, denyTTL: denyTTL,
+var _ AccessReviewer = (*CachedReviewer)(nil)
+
+// NewCachedReviewer returns a cache in front of r, reading the time from
+// now (time.Now when nil). Each call to r is bounded by timeout, whatever
+// the requests waiting for it do.
+func NewCachedReviewer(lg *zap.Logger, r AccessReviewer, allowTTL, denyTTL, timeout time.Duration, now func() time.Time) *CachedReviewer {
+	return &CachedReviewer{
+		lg: lg, reviewer: r, allowTTL: allowTTL, denyTTL: denyTTL, timeout: timeout,
 		cache: ttlcache.New[string, authzv1.SubjectAccessReviewStatus](now),
 	}
 }
 
-// Authorize implements Authorizer.
-func (c *reviewCache) Authorize(ctx context.Context, a Attributes) (Decision, string, error) {
-	spec := reviewSpec(a)
+// Review implements AccessReviewer.
+func (c *CachedReviewer) Review(ctx context.Context, spec authzv1.SubjectAccessReviewSpec) (authzv1.SubjectAccessReviewStatus, error) {
 	keyBytes, err := json.Marshal(spec)
 	if err != nil {
-		return NoOpinion, "", err
+		return authzv1.SubjectAccessReviewStatus{}, err
 	}
 	key := string(keyBytes)
-	st, ok := c.cache.Get(key)
-	if !ok {
-		v, err, _ := c.flights.Do(key, func() (any, error) { return c.review(ctx, key, spec) })
-		if err != nil {
-			return NoOpinion, "", err
-		}
-		st = v.(authzv1.SubjectAccessReviewStatus)
+	if st, ok := c.cache.Get(key); ok {
+		return st, nil
 	}
-	switch {
-	case st.Allowed:
-		return Allow, st.Reason, nil
-	case st.Denied:
-		return Deny, st.Reason, nil
+	v, err, _ := c.flights.Do(key, func() (any, error) { return c.review(ctx, key, spec) })
+	if err != nil {
+		return authzv1.SubjectAccessReviewStatus{}, err
 	}
-	return NoOpinion, st.Reason, nil
+	return v.(authzv1.SubjectAccessReviewStatus), nil
 }
 
 // review asks the reviewer and caches its answer.
-func (c *reviewCache) review(ctx context.Context, key string, spec authzv1.SubjectAccessReviewSpec) (authzv1.SubjectAccessReviewStatus, error) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reviewTimeout)
+func (c *CachedReviewer) review(ctx context.Context, key string, spec authzv1.SubjectAccessReviewSpec) (authzv1.SubjectAccessReviewStatus, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
 	defer cancel()
 	st, err := c.reviewer.Review(ctx, spec)
 	if err != nil {
@@ -82,6 +83,31 @@ func (c *reviewCache) review(ctx context.Context, key string, spec authzv1.Subje
 	}
 	c.cache.Set(key, st, ttl)
 	return st, nil
+}
+
+// reviewCache is the delegating authorizer's last step: a review of every
+// request, through a CachedReviewer.
+type reviewCache struct {
+	*CachedReviewer
+}
+
+func newReviewCache(lg *zap.Logger, r AccessReviewer, allowTTL, denyTTL time.Duration, now func() time.Time) *reviewCache {
+	return &reviewCache{NewCachedReviewer(lg, r, allowTTL, denyTTL, reviewTimeout, now)}
+}
+
+// Authorize implements Authorizer.
+func (c *reviewCache) Authorize(ctx context.Context, a Attributes) (Decision, string, error) {
+	st, err := c.Review(ctx, reviewSpec(a))
+	if err != nil {
+		return NoOpinion, "", err
+	}
+	switch {
+	case st.Allowed:
+		return Allow, st.Reason, nil
+	case st.Denied:
+		return Deny, st.Reason, nil
+	}
+	return NoOpinion, st.Reason, nil
 }
 
 // reviewSpec is the review of a request to a path.

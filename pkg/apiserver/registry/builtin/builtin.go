@@ -6,6 +6,7 @@ package builtin
 import (
 	"time"
 
+	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/authz/rbac"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/apps/controllerrevision"
@@ -13,7 +14,11 @@ import (
 	"platform.io/platform/pkg/apiserver/registry/apps/deployment"
 	"platform.io/platform/pkg/apiserver/registry/apps/replicaset"
 	"platform.io/platform/pkg/apiserver/registry/apps/statefulset"
+	"platform.io/platform/pkg/apiserver/registry/authentication/selfsubjectreview"
 	"platform.io/platform/pkg/apiserver/registry/authentication/tokenreview"
+	"platform.io/platform/pkg/apiserver/registry/authorization/localsubjectaccessreview"
+	"platform.io/platform/pkg/apiserver/registry/authorization/selfsubjectaccessreview"
+	"platform.io/platform/pkg/apiserver/registry/authorization/selfsubjectrulesreview"
 	"platform.io/platform/pkg/apiserver/registry/authorization/subjectaccessreview"
 	"platform.io/platform/pkg/apiserver/registry/batch/cronjob"
 	"platform.io/platform/pkg/apiserver/registry/batch/job"
@@ -40,26 +45,37 @@ type Config struct {
 	Pods pod.Config
 	// ServiceAccountTokens serves serviceaccounts/token when its tokens are enabled.
 	ServiceAccountTokens serviceaccount.TokenConfig
-	// TokenReview answers TokenReviews; nil means no token authenticates.
-	TokenReview tokenreview.Authenticator
 	// Escalation guards writes of the rbac group's roles and bindings; nil
 	// lets only system:masters write them.
 	Escalation *rbac.Escalation
+	// Authorizer answers the access reviews (SubjectAccessReview, local
+	// and self): the server's --authorization-mode chain. Nil is
+	// AlwaysAllow, the mode of a server with no authorization configured.
+	Authorizer authz.Authorizer
+	// RuleResolver answers SelfSubjectRulesReview: the rules of the modes
+	// that can list them. Nil is AlwaysAllow's rules.
+	RuleResolver authz.RuleResolver
+	// TokenReviews answers TokenReview: the server's token authenticators
+	// and --api-audiences. A nil Authenticator authenticates no token.
+	TokenReviews tokenreview.Config
 }
 
 // Resources returns the rows of all built-in resources.
 func Resources(c Config) []*registry.Resource {
 	ttl := int64(c.EventTTL / time.Second)
-	cronV1, cronV1beta1 := cronjob.Resources()
-	var reviewer tokenreview.Authenticator = tokenreview.NoTokens{}
-	if c.TokenReview != nil {
-		reviewer = c.TokenReview
+	z, rules := c.Authorizer, c.RuleResolver
+	if z == nil {
+		z = authz.AlwaysAllow{}
 	}
+	if rules == nil {
+		rules = authz.AlwaysAllow{}
+	}
+	cronV1, cronV1beta1 := cronjob.Resources()
 	esc := c.Escalation
 	if esc == nil {
 		esc = &rbac.Escalation{}
 	}
-	return []*registry.Resource{
+	rows := []*registry.Resource{
 		namespace.Resource(),
 		pod.ResourceWith(c.Pods),
 		node.Resource(),
@@ -82,9 +98,16 @@ func Resources(c Config) []*registry.Resource {
 		clusterrole.Resource(esc),
 		rolebinding.Resource(esc),
 		clusterrolebinding.Resource(esc),
-		tokenreview.Resource(reviewer),
-		subjectaccessreview.Resource(subjectaccessreview.AlwaysAllow{}),
 	}
+	rows = append(rows, tokenreview.Resources(c.TokenReviews)...)
+	rows = append(rows, selfsubjectreview.Resources()...)
+	rows = append(rows, subjectaccessreview.Resources(z)...)
+	rows = append(rows,
+		localsubjectaccessreview.Resource(z),
+		selfsubjectaccessreview.Resource(z),
+		selfsubjectrulesreview.Resource(rules),
+	)
+	return registry.WithUpstreamAliases(rows)
 }
 
 // NamespaceChecker returns the checker that guards creates in namespaces.

@@ -42,6 +42,65 @@ func (m *BoundObjectReference) UnmarshalProto(data []byte) error {
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
+func (m *SelfSubjectReview) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ObjectMeta)
+	b = protobuf.AppendMessage(b, 2, &m.Status)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *SelfSubjectReview) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+		case 2:
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *SelfSubjectReviewStatus) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.UserInfo)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *SelfSubjectReviewStatus) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.UserInfo)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
 func (m *TokenRequest) MarshalProto(b []byte) []byte {
 	b = protobuf.AppendMessage(b, 1, &m.ObjectMeta)
 	b = protobuf.AppendMessage(b, 2, &m.Spec)

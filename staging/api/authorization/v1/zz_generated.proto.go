@@ -5,6 +5,40 @@ package v1
 import "platform.io/client/codec/protobuf"
 
 // MarshalProto appends the protobuf encoding of m to b.
+func (m *LocalSubjectAccessReview) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ObjectMeta)
+	b = protobuf.AppendMessage(b, 2, &m.Spec)
+	b = protobuf.AppendMessage(b, 3, &m.Status)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *LocalSubjectAccessReview) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+		case 2:
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
+		case 3:
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
 func (m *NonResourceAttributes) MarshalProto(b []byte) []byte {
 	b = protobuf.AppendString(b, 1, m.Path)
 	b = protobuf.AppendString(b, 2, m.Verb)
@@ -25,6 +59,37 @@ func (m *NonResourceAttributes) UnmarshalProto(data []byte) error {
 			data, err = protobuf.ReadString(typ, data, &m.Path)
 		case 2:
 			data, err = protobuf.ReadString(typ, data, &m.Verb)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *NonResourceRule) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendStrings(b, 1, m.Verbs)
+	b = protobuf.AppendStrings(b, 2, m.NonResourceURLs)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *NonResourceRule) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Verbs)
+		case 2:
+			data, err = protobuf.ReadStrings(num, typ, data, &m.NonResourceURLs)
 		default:
 			data, err = protobuf.Skip(num, typ, data)
 		}
@@ -71,6 +136,174 @@ func (m *ResourceAttributes) UnmarshalProto(data []byte) error {
 			data, err = protobuf.ReadString(typ, data, &m.Subresource)
 		case 7:
 			data, err = protobuf.ReadString(typ, data, &m.Name)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *ResourceRule) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendStrings(b, 1, m.Verbs)
+	b = protobuf.AppendStrings(b, 2, m.APIGroups)
+	b = protobuf.AppendStrings(b, 3, m.Resources)
+	b = protobuf.AppendStrings(b, 4, m.ResourceNames)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *ResourceRule) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Verbs)
+		case 2:
+			data, err = protobuf.ReadStrings(num, typ, data, &m.APIGroups)
+		case 3:
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Resources)
+		case 4:
+			data, err = protobuf.ReadStrings(num, typ, data, &m.ResourceNames)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *SelfSubjectAccessReview) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ObjectMeta)
+	b = protobuf.AppendMessage(b, 2, &m.Spec)
+	b = protobuf.AppendMessage(b, 3, &m.Status)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *SelfSubjectAccessReview) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+		case 2:
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
+		case 3:
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *SelfSubjectAccessReviewSpec) MarshalProto(b []byte) []byte {
+	if m.ResourceAttributes != nil {
+		b = protobuf.AppendMessage(b, 1, m.ResourceAttributes)
+	}
+	if m.NonResourceAttributes != nil {
+		b = protobuf.AppendMessage(b, 2, m.NonResourceAttributes)
+	}
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *SelfSubjectAccessReviewSpec) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ResourceAttributes)
+		case 2:
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.NonResourceAttributes)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *SelfSubjectRulesReview) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ObjectMeta)
+	b = protobuf.AppendMessage(b, 2, &m.Spec)
+	b = protobuf.AppendMessage(b, 3, &m.Status)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *SelfSubjectRulesReview) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+		case 2:
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
+		case 3:
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *SelfSubjectRulesReviewSpec) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendString(b, 1, m.Namespace)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *SelfSubjectRulesReviewSpec) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadString(typ, data, &m.Namespace)
 		default:
 			data, err = protobuf.Skip(num, typ, data)
 		}
@@ -189,6 +422,43 @@ func (m *SubjectAccessReviewStatus) UnmarshalProto(data []byte) error {
 			data, err = protobuf.ReadString(typ, data, &m.EvaluationError)
 		case 4:
 			data, err = protobuf.ReadBool(typ, data, &m.Denied)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *SubjectRulesReviewStatus) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessages(b, 1, m.ResourceRules)
+	b = protobuf.AppendMessages(b, 2, m.NonResourceRules)
+	b = protobuf.AppendBool(b, 3, m.Incomplete)
+	b = protobuf.AppendString(b, 4, m.EvaluationError)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *SubjectRulesReviewStatus) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessages(num, typ, data, &m.ResourceRules)
+		case 2:
+			data, err = protobuf.ReadMessages(num, typ, data, &m.NonResourceRules)
+		case 3:
+			data, err = protobuf.ReadBool(typ, data, &m.Incomplete)
+		case 4:
+			data, err = protobuf.ReadString(typ, data, &m.EvaluationError)
 		default:
 			data, err = protobuf.Skip(num, typ, data)
 		}

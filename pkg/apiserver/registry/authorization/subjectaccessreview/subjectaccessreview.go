@@ -1,62 +1,69 @@
 // Package subjectaccessreview is the registry row of
-// authorization.platform.io/v1 SubjectAccessReview: components ask whether
-// a user may perform an action. The answer follows the API server's
-// authorization mode; the default, AlwaysAllow, allows everything.
+// authorization.platform.io SubjectAccessReview (v1 and v1beta1): a caller
+// asks whether a named user may perform an action, and the server's own
+// authorizer chain (--authorization-mode) answers. Nothing is stored.
 package subjectaccessreview
 
 import (
 	"context"
 
 	authzv1 "platform.io/client/api/authorization/v1"
+	authzv1beta1 "platform.io/client/api/authorization/v1beta1"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/authz"
+	"platform.io/platform/pkg/apiserver/authz/accessreview"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
 
-// Authorizer decides a review.
-type Authorizer interface {
-	Authorize(ctx context.Context, spec *authzv1.SubjectAccessReviewSpec) (authzv1.SubjectAccessReviewStatus, error)
-}
-
-// AlwaysAllow allows every request (--authorization-mode=AlwaysAllow).
-type AlwaysAllow struct{}
-
-// Authorize implements Authorizer.
-func (AlwaysAllow) Authorize(context.Context, *authzv1.SubjectAccessReviewSpec) (authzv1.SubjectAccessReviewStatus, error) {
-	return authzv1.SubjectAccessReviewStatus{Allowed: true}, nil
-}
-
-// Resource is the subjectaccessreviews row: cluster-scoped, create only.
-func Resource(authz Authorizer) *registry.Resource {
-	return &registry.Resource{
+// Resources are the subjectaccessreviews rows, v1 then v1beta1, answered
+// by z.
+func Resources(z authz.Authorizer) []*registry.Resource {
+	v1 := &registry.Resource{
 		Group: authzv1.GroupName, Version: "v1", Name: "subjectaccessreviews", Singular: "subjectaccessreview", Kind: "SubjectAccessReview",
 		New:      func() meta.Object { return &authzv1.SubjectAccessReview{} },
 		NameFunc: func(string) []string { return nil },
-		Strategy: registry.Typed[authzv1.SubjectAccessReview]{ValidateFunc: validate},
+		Strategy: registry.Typed[authzv1.SubjectAccessReview]{ValidateFunc: func(sar *authzv1.SubjectAccessReview) field.ErrorList {
+			return ValidateSpec(&sar.Spec)
+		}},
 		Virtual: func(ctx context.Context, obj meta.Object) (meta.Object, error) {
 			sar := obj.(*authzv1.SubjectAccessReview)
-			st, err := authz.Authorize(ctx, &sar.Spec)
-			if err != nil {
-				st = authzv1.SubjectAccessReviewStatus{EvaluationError: err.Error()}
-			}
-			sar.Status = st
+			sar.Status = Review(ctx, z, &sar.Spec)
 			return sar, nil
 		},
 	}
+	v1beta1 := &registry.Resource{
+		Group: authzv1beta1.GroupName, Version: "v1beta1", Name: "subjectaccessreviews", Singular: "subjectaccessreview", Kind: "SubjectAccessReview",
+		New:      func() meta.Object { return &authzv1beta1.SubjectAccessReview{} },
+		NameFunc: func(string) []string { return nil },
+		Strategy: registry.Typed[authzv1beta1.SubjectAccessReview]{ValidateFunc: func(sar *authzv1beta1.SubjectAccessReview) field.ErrorList {
+			spec := accessreview.SpecFromV1beta1(sar.Spec)
+			return ValidateSpec(&spec)
+		}},
+		Virtual: func(ctx context.Context, obj meta.Object) (meta.Object, error) {
+			sar := obj.(*authzv1beta1.SubjectAccessReview)
+			spec := accessreview.SpecFromV1beta1(sar.Spec)
+			sar.Status = accessreview.StatusToV1beta1(Review(ctx, z, &spec))
+			return sar, nil
+		},
+	}
+	return []*registry.Resource{v1, v1beta1}
 }
 
-func validate(sar *authzv1.SubjectAccessReview) field.ErrorList {
-	var errs field.ErrorList
-	spec := field.NewPath("spec")
-	switch {
-	case sar.Spec.ResourceAttributes == nil && sar.Spec.NonResourceAttributes == nil:
-		errs = append(errs, field.Required(spec.Child("resourceAttributes"), "exactly one of resourceAttributes or nonResourceAttributes is required"))
-	case sar.Spec.ResourceAttributes != nil && sar.Spec.NonResourceAttributes != nil:
-		errs = append(errs, field.Invalid(spec.Child("nonResourceAttributes"), sar.Spec.NonResourceAttributes, "cannot be given with resourceAttributes"))
-	}
-	if sar.Spec.User == "" && len(sar.Spec.Groups) == 0 {
-		errs = append(errs, field.Invalid(spec.Child("user"), sar.Spec.User, "at least one of user or groups must be given"))
+// Review asks z about the user and action spec names.
+func Review(ctx context.Context, z authz.Authorizer, spec *authzv1.SubjectAccessReviewSpec) authzv1.SubjectAccessReviewStatus {
+	a := accessreview.Attributes(accessreview.User(spec), spec.ResourceAttributes, spec.NonResourceAttributes)
+	return accessreview.Status(z.Authorize(ctx, a))
+}
+
+// ValidateSpec checks a SubjectAccessReview or LocalSubjectAccessReview
+// spec: one kind of attributes, and a user or a group.
+func ValidateSpec(spec *authzv1.SubjectAccessReviewSpec) field.ErrorList {
+	p := field.NewPath("spec")
+	errs := accessreview.Validate(p, spec.ResourceAttributes, spec.NonResourceAttributes)
+	if spec.User == "" && len(spec.Groups) == 0 {
+		errs = append(errs, field.Invalid(p.Child("user"), spec.User, "at least one of user or group must be specified"))
 	}
 	return errs
 }

@@ -1,0 +1,52 @@
+package registry
+
+// upstreamGroups maps a group to the upstream name it is also served
+// under. The stock kubectl and upstream components reach these groups by
+// names compiled into them (kubectl create role, auth can-i, auth whoami,
+// create token), and real-world manifests name them; everything else is
+// reached through discovery and needs no alias.
+var upstreamGroups = map[string]string{
+	"rbac.authorization.platform.io": "rbac.authorization.k8s.io",
+	"authentication.platform.io":     "authentication.k8s.io",
+	"authorization.platform.io":      "authorization.k8s.io",
+}
+
+// canonicalGroups is upstreamGroups inverted.
+var canonicalGroups = func() map[string]string {
+	m := make(map[string]string, len(upstreamGroups))
+	for g, u := range upstreamGroups {
+		m[u] = g
+	}
+	return m
+}()
+
+// CanonicalGroup returns the group an upstream alias stands for, or group
+// itself. Authorization uses it, so one rule covers a resource under both
+// names.
+func CanonicalGroup(group string) string {
+	if g, ok := canonicalGroups[group]; ok {
+		return g
+	}
+	return group
+}
+
+// WithUpstreamAliases returns rows followed by a copy of each row of an
+// aliased group under its upstream name. A stored row's copy is stored as
+// the row itself (same objects, answered in the group they were asked
+// in); a virtual row's copy is the same operation.
+func WithUpstreamAliases(rows []*Resource) []*Resource {
+	out := rows
+	for _, r := range rows {
+		alias, ok := upstreamGroups[r.Group]
+		if !ok {
+			continue
+		}
+		c := *r
+		c.Group = alias
+		if r.Virtual == nil {
+			c.Storage = r.storageResource()
+		}
+		out = append(out, &c)
+	}
+	return out
+}
