@@ -10,7 +10,10 @@ import (
 	"go.uber.org/zap"
 
 	"platform.io/platform/pkg/apiserver/authz"
+	"platform.io/platform/pkg/apiserver/authz/abac"
+	"platform.io/platform/pkg/apiserver/authz/node"
 	"platform.io/platform/pkg/apiserver/authz/rbac"
+	"platform.io/platform/pkg/apiserver/authz/webhook"
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/component/authn"
@@ -25,6 +28,8 @@ type authorizerDeps struct {
 	store func(group, resource string) *registry.Store
 	// rbac is the RBAC policy's authorizer, fed by the server's stores.
 	rbac *rbac.Authorizer
+	// background registers work that runs with the server (Run).
+	background func(run func(ctx context.Context))
 }
 
 // modeConstructor builds the authorizer of one --authorization-mode.
@@ -41,17 +46,36 @@ func authorizationModes() map[string]modeConstructor {
 			return authz.AlwaysDeny{}, authz.AlwaysDeny{}, nil
 		},
 		options.ModeRBAC: func(d authorizerDeps) (authz.Authorizer, authz.RuleResolver, error) {
+			if d.rbac == nil {
+				return nil, nil, fmt.Errorf("the RBAC policy is not built")
+			}
 			return d.rbac, d.rbac, nil
 		},
-		// ABAC, Webhook and Node register here, one line each.
+		options.ModeABAC: func(d authorizerDeps) (authz.Authorizer, authz.RuleResolver, error) {
+			a, err := abac.NewFromFile(d.opts.PolicyFile)
+			return a, a, err
+		},
+		options.ModeWebhook: func(d authorizerDeps) (authz.Authorizer, authz.RuleResolver, error) {
+			a, err := webhook.New(d.lg.Named("webhook"), webhook.Config{
+				KubeconfigPath: d.opts.WebhookConfigFile, Version: d.opts.WebhookVersion,
+				AllowTTL: d.opts.WebhookCacheAuthorizedTTL, DenyTTL: d.opts.WebhookCacheUnauthorizedTTL,
+			})
+			return a, a, err
+		},
+		options.ModeNode: func(d authorizerDeps) (authz.Authorizer, authz.RuleResolver, error) {
+			src := node.NewStoreSource(d.lg.Named("node-graph"), d.store("", "pods"))
+			a := node.New(d.lg.Named("node"), src)
+			d.background(src.Run)
+			return a, a, nil
+		},
 	}
 }
 
 // buildAuthorizer returns the chain: members of system:masters first, as
 // upstream, then the modes of --authorization-mode in order.
-func (s *Server) buildAuthorizer() (authz.Union, authz.UnionRules, error) {
-	table := authorizationModes()
-	d := authorizerDeps{lg: s.lg.Named("authorization"), opts: s.opts.Authz, registry: s.registry, store: s.store}
+func (s *Server) buildAuthorizer(table map[string]modeConstructor) (authz.Union, authz.UnionRules, error) {
+	d := authorizerDeps{lg: s.lg.Named("authorization"), opts: s.opts.Authz, registry: s.registry, store: s.store,
+		background: func(run func(context.Context)) { s.authzRunners = append(s.authzRunners, run) }}
 	if s.rbac.policy != nil {
 		d.rbac = s.rbac.policy.Authorizer
 	}
@@ -69,6 +93,33 @@ func (s *Server) buildAuthorizer() (authz.Union, authz.UnionRules, error) {
 		chain, rules = append(chain, z), append(rules, r)
 	}
 	return chain, rules, nil
+}
+
+// lateAuthorizer answers with the chain once it is built: the review APIs'
+// stores are made before the chain, whose modes read other stores.
+type lateAuthorizer struct {
+	s *Server
+}
+
+var (
+	_ authz.Authorizer   = lateAuthorizer{}
+	_ authz.RuleResolver = lateAuthorizer{}
+)
+
+// Authorize implements authz.Authorizer.
+func (l lateAuthorizer) Authorize(ctx context.Context, a authz.Attributes) (authz.Decision, string, error) {
+	if l.s.authorizer == nil {
+		return authz.NoOpinion, "", fmt.Errorf("authorization chain not built")
+	}
+	return l.s.authorizer.Authorize(ctx, a)
+}
+
+// RulesFor implements authz.RuleResolver.
+func (l lateAuthorizer) RulesFor(ctx context.Context, u *authn.User, ns string) ([]authz.ResourceRule, []authz.NonResourceRule, bool, error) {
+	if l.s.rules == nil {
+		return nil, nil, true, fmt.Errorf("authorization chain not built")
+	}
+	return l.s.rules.RulesFor(ctx, u, ns)
 }
 
 // privilegedGroup allows every request of a member of system:masters,

@@ -27,15 +27,19 @@ func TestBuildAuthorizer(t *testing.T) {
 		{modes: []string{options.ModeAlwaysDeny}, user: &authn.User{Name: "a", Groups: []string{"devs"}}, want: authz.Deny},
 		{modes: []string{options.ModeAlwaysDeny, options.ModeAlwaysAllow}, want: authz.Deny},
 		{modes: []string{options.ModeAlwaysAllow, options.ModeAlwaysDeny}, want: authz.Allow},
-		{modes: []string{options.ModeABAC}, wantErr: `mode "ABAC" is not available`},
-		{modes: []string{options.ModeAlwaysAllow, options.ModeNode}, wantErr: `mode "Node" is not available`},
+		{modes: []string{options.ModeAlwaysAllow, options.ModeWebhook}, wantErr: `mode "Webhook" is not available`},
+		{modes: []string{options.ModeABAC}, wantErr: `--authorization-mode ABAC: abac:`},
+		{modes: []string{options.ModeRBAC}, wantErr: `RBAC policy is not built`},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s %v", strings.Join(tc.modes, ","), tc.user), func(t *testing.T) {
 			o := options.New()
 			o.Authz.Modes = tc.modes
 			s := &Server{lg: zap.NewNop(), opts: o}
-			z, _, err := s.buildAuthorizer()
+			// A table without Webhook stands for a mode not built yet.
+			table := authorizationModes()
+			delete(table, options.ModeWebhook)
+			z, _, err := s.buildAuthorizer(table)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want %q", err, tc.wantErr)

@@ -56,13 +56,16 @@ type Server struct {
 	insecureHandler http.Handler
 	// authn is the authentication chain and what it publishes.
 	authn *options.AuthenticationConfig
-	// authorizer and rules are the --authorization-mode chain.
-	authorizer authz.Authorizer
-	rules      authz.RuleResolver
-	secure     net.Listener
-	insecure   net.Listener
-	tlsConfig  *tls.Config
-	life       *lifecycle
+	// authorizer and rules are the --authorization-mode chain, set before
+	// the server serves and never changed after; authzRunners is the
+	// background work of its modes.
+	authorizer   authz.Authorizer
+	rules        authz.RuleResolver
+	authzRunners []func(context.Context)
+	secure       net.Listener
+	insecure     net.Listener
+	tlsConfig    *tls.Config
+	life         *lifecycle
 	// storeConfig is the registry configuration of a resource's store.
 	storeConfig func(r *registry.Resource) registry.Config
 	// rbac is the RBAC policy (rbac.go); rbacBootstrapped is set once
@@ -144,7 +147,8 @@ func (s *Server) buildStores() {
 	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL, Pods: pod.Config{
 		NotReadyTolerationSeconds:    s.opts.API.DefaultNotReadyTolerationSeconds,
 		UnreachableTolerationSeconds: s.opts.API.DefaultUnreachableTolerationSeconds,
-	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReviews: s.saTokens.tokenReviews(), Escalation: s.rbac.escalation})
+	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReviews: s.saTokens.tokenReviews(), Escalation: s.rbac.escalation,
+		Authorizer: lateAuthorizer{s}, RuleResolver: lateAuthorizer{s}})
 	prefix := s.opts.Etcd.Prefix
 	backends := s.buildBackends(rows)
 	cfg := func(r *registry.Resource) registry.Config {
@@ -298,7 +302,7 @@ func (s *Server) buildHandler() (http.Handler, error) {
 // of every path of mux, in upstream's order, for the secure port; the
 // insecure port serves mux as a member of system:masters.
 func (s *Server) buildChain(mux http.Handler) (http.Handler, error) {
-	z, rules, err := s.buildAuthorizer()
+	z, rules, err := s.buildAuthorizer(authorizationModes())
 	if err != nil {
 		return nil, err
 	}
@@ -416,6 +420,9 @@ func (s *Server) Run(ctx context.Context) error {
 	g.Go(func() error { s.countObjects(life); return nil })
 	bootstrap := s.startBootstrap(life, g)
 	g.Go(func() error { s.rbac.policy.Run(life); return nil })
+	for _, run := range s.authzRunners {
+		g.Go(func() error { run(life); return nil })
+	}
 	g.Go(func() error { return s.reconcileRBAC(life, bootstrap.ready) })
 	s.lg.Info("serving", zap.Stringer("secure", s.secure.Addr()), zap.Stringer("advertise", s.opts.Generic.AdvertiseAddress))
 	select {

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/test/integration/framework"
@@ -47,15 +46,8 @@ func TestServiceAccountToken(t *testing.T) {
 		t.Fatalf("live account: %d %v, want 403 saying %s", code, st, want)
 	}
 	s.Do(t, "DELETE", "/api/v1/namespaces/default/serviceaccounts/robot", nil).Expect(t, http.StatusOK)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		code, st = do(t, s, robot, "/api/v1/namespaces/default/configmaps", nil)
-		if code == http.StatusUnauthorized {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("deleted account: %d %v, want 401", code, st)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitFor(t, "401 for the deleted account's token", func() bool {
+		code, _ := do(t, s, robot, "/api/v1/namespaces/default/configmaps", nil)
+		return code == http.StatusUnauthorized
+	})
 }
