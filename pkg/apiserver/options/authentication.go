@@ -86,6 +86,9 @@ type AuthenticationDeps struct {
 // AuthenticationConfig is what the options build.
 type AuthenticationConfig struct {
 	Authenticator *authn.Chain
+	// Tokens are the chain's bearer-token methods, in order, for
+	// TokenReview.
+	Tokens []authn.TokenAuthenticator
 	// ClientCAs are the authorities the TLS handshake names when asking
 	// for a client certificate: the client CA and the front proxy's.
 	ClientCAs *x509.CertPool
@@ -137,6 +140,7 @@ func (o *Authentication) ApplyTo(lg *zap.Logger, modes []string, deps Authentica
 		return nil, err
 	}
 	cfg.Tokens = tokens
+	out.Tokens = tokens
 	out.Authenticator = authn.New(cfg)
 	return out, nil
 }

@@ -28,6 +28,7 @@ import (
 	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/pkg/apiserver/registry"
+	"platform.io/platform/pkg/apiserver/registry/authentication/tokenreview"
 	"platform.io/platform/pkg/apiserver/registry/builtin"
 	"platform.io/platform/pkg/apiserver/registry/core/pod"
 	"platform.io/platform/pkg/apiserver/storage"
@@ -147,7 +148,7 @@ func (s *Server) buildStores() {
 	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL, Pods: pod.Config{
 		NotReadyTolerationSeconds:    s.opts.API.DefaultNotReadyTolerationSeconds,
 		UnreachableTolerationSeconds: s.opts.API.DefaultUnreachableTolerationSeconds,
-	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReviews: s.saTokens.tokenReviews(), Escalation: s.rbac.escalation,
+	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReviews: tokenreview.Config{Authenticator: tokenReviews{s}, APIAudiences: s.saTokens.config.APIAudiences}, Escalation: s.rbac.escalation,
 		Authorizer: lateAuthorizer{s}, RuleResolver: lateAuthorizer{s}})
 	prefix := s.opts.Etcd.Prefix
 	backends := s.buildBackends(rows)
