@@ -28,8 +28,9 @@ type authorizerDeps struct {
 	store func(group, resource string) *registry.Store
 	// rbac is the RBAC policy's authorizer, fed by the server's stores.
 	rbac *rbac.Authorizer
-	// background registers work that runs with the server (Run).
-	background func(run func(ctx context.Context))
+	// background registers work that runs with the server (Run), and
+	// synced tells when it is ready: /readyz fails until then.
+	background func(run func(ctx context.Context), synced func() bool)
 }
 
 // modeConstructor builds the authorizer of one --authorization-mode.
@@ -65,7 +66,7 @@ func authorizationModes() map[string]modeConstructor {
 		options.ModeNode: func(d authorizerDeps) (authz.Authorizer, authz.RuleResolver, error) {
 			src := node.NewStoreSource(d.lg.Named("node-graph"), d.store("", "pods"))
 			a := node.New(d.lg.Named("node"), src)
-			d.background(src.Run)
+			d.background(src.Run, src.HasSynced)
 			return a, a, nil
 		},
 	}
@@ -75,7 +76,10 @@ func authorizationModes() map[string]modeConstructor {
 // upstream, then the modes of --authorization-mode in order.
 func (s *Server) buildAuthorizer(table map[string]modeConstructor) (authz.Union, authz.UnionRules, error) {
 	d := authorizerDeps{lg: s.lg.Named("authorization"), opts: s.opts.Authz, registry: s.registry, store: s.store,
-		background: func(run func(context.Context)) { s.authzRunners = append(s.authzRunners, run) }}
+		background: func(run func(context.Context), synced func() bool) {
+			s.authzRunners = append(s.authzRunners, run)
+			s.authzSynced = append(s.authzSynced, synced)
+		}}
 	if s.rbac.policy != nil {
 		d.rbac = s.rbac.policy.Authorizer
 	}
@@ -93,6 +97,16 @@ func (s *Server) buildAuthorizer(table map[string]modeConstructor) (authz.Union,
 		chain, rules = append(chain, z), append(rules, r)
 	}
 	return chain, rules, nil
+}
+
+// authorizersSynced is the /readyz check of the modes' background work.
+func (s *Server) authorizersSynced(context.Context) error {
+	for _, synced := range s.authzSynced {
+		if !synced() {
+			return fmt.Errorf("authorization modes still loading")
+		}
+	}
+	return nil
 }
 
 // lateAuthorizer answers with the chain once it is built: the review APIs'

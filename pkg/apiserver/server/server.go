@@ -63,6 +63,7 @@ type Server struct {
 	authorizer   authz.Authorizer
 	rules        authz.RuleResolver
 	authzRunners []func(context.Context)
+	authzSynced  []func() bool
 	secure       net.Listener
 	insecure     net.Listener
 	tlsConfig    *tls.Config
@@ -291,7 +292,8 @@ func (s *Server) buildHandler() (http.Handler, error) {
 		return nil
 	}}
 	rbacCheck := check{name: "rbac/bootstrap-roles", fn: s.rbacReady}
-	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, rbacCheck, shutdown}))
+	authzCheck := check{name: "authorization", fn: s.authorizersSynced}
+	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, rbacCheck, authzCheck, shutdown}))
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
 	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
