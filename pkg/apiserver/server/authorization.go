@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
 	"platform.io/platform/pkg/apiserver/authz"
@@ -21,9 +20,8 @@ import (
 
 // authorizerDeps are what a mode's constructor may use.
 type authorizerDeps struct {
-	lg       *zap.Logger
-	opts     *options.Authorization
-	registry prometheus.Registerer
+	lg   *zap.Logger
+	opts *options.Authorization
 	// store returns the store of a resource (nil when not served).
 	store func(group, resource string) *registry.Store
 	// rbac is the RBAC policy's authorizer, fed by the server's stores.
@@ -75,7 +73,7 @@ func authorizationModes() map[string]modeConstructor {
 // buildAuthorizer returns the chain: members of system:masters first, as
 // upstream, then the modes of --authorization-mode in order.
 func (s *Server) buildAuthorizer(table map[string]modeConstructor) (authz.Union, authz.UnionRules, error) {
-	d := authorizerDeps{lg: s.lg.Named("authorization"), opts: s.opts.Authz, registry: s.registry, store: s.store,
+	d := authorizerDeps{lg: s.lg.Named("authorization"), opts: s.opts.Authz, store: s.store,
 		background: func(run func(context.Context), synced func() bool) {
 			s.authzRunners = append(s.authzRunners, run)
 			s.authzSynced = append(s.authzSynced, synced)
