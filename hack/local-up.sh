@@ -31,6 +31,7 @@ trap cleanup INT TERM EXIT
 	--data-dir "$LOCAL/etcd" \
 	--tls-cert-file "$LOCAL/certs/apiserver.crt" \
 	--tls-private-key-file "$LOCAL/certs/apiserver.key" \
+	--client-ca-file "$LOCAL/certs/ca.crt" \
 	--bind-address 127.0.0.1 \
 	--secure-port "$PORT" \
 	>"$LOCAL/logs/apiserver.log" 2>&1 &
@@ -38,7 +39,8 @@ pids+=($!)
 
 echo "waiting for the API server on https://127.0.0.1:$PORT ..."
 for i in $(seq 1 120); do
-	if curl -sk "https://127.0.0.1:$PORT/readyz" 2>/dev/null | grep -q ok; then break; fi
+	if curl -s --cacert "$LOCAL/certs/ca.crt" --cert "$LOCAL/certs/admin.crt" --key "$LOCAL/certs/admin.key" \
+		"https://127.0.0.1:$PORT/readyz" 2>/dev/null | grep -q ok; then break; fi
 	if ! kill -0 "${pids[0]}" 2>/dev/null; then
 		echo "the API server exited; its log:"; tail -n 30 "$LOCAL/logs/apiserver.log"; exit 1
 	fi

@@ -96,7 +96,9 @@ type haCluster struct {
 	dir   string
 	hosts []*haHost
 	caPEM []byte
-	lb    *haLB
+	// id is the client CA the API servers trust and the admin's certificate.
+	id *clientIdentity
+	lb *haLB
 	// set reaches the API servers through the load balancer.
 	set *client.Set
 	// etcd reaches every member, for status.
@@ -152,12 +154,12 @@ func startHACluster(t *testing.T) *haCluster {
 		c.waitAPIServer(h)
 		backends = append(backends, net.JoinHostPort(h.addr, fmt.Sprint(h.apiPort)))
 	}
-	c.lb = startLB(t, backends, c.caPEM)
+	c.lb = startLB(t, backends, c.caPEM, c.id)
 	c.lbKubeconfig = filepath.Join(c.dir, "lb.kubeconfig")
-	if err := writeKubeconfig(c.lbKubeconfig, c.lb.URL(), c.caPEM); err != nil {
+	if err := writeKubeconfig(c.lbKubeconfig, c.lb.URL(), c.caPEM, c.id); err != nil {
 		t.Fatal(err)
 	}
-	rc, err := rest.NewClient(&rest.Config{Host: c.lb.URL(), TLS: rest.TLSConfig{CAData: c.caPEM}, BearerToken: "e2e-anonymous",
+	rc, err := rest.NewClient(&rest.Config{Host: c.lb.URL(), TLS: rest.TLSConfig{CAData: c.caPEM, CertData: c.id.Admin.CertPEM, KeyData: c.id.Admin.KeyPEM},
 		QPS: -1, Timeout: 10 * time.Second, MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -171,6 +173,7 @@ func startHACluster(t *testing.T) *haCluster {
 func (c *haCluster) defineHosts() {
 	t := c.t
 	certFile, keyFile := c.writeCerts()
+	c.id = newClientIdentity(t, filepath.Join(c.dir, "client-ca"))
 	// Every API server listens on the same port at its own address, as
 	// on real hosts.
 	apiPort := commonFreePort(t, haAddrs)
@@ -184,7 +187,7 @@ func (c *haCluster) defineHosts() {
 		if err := os.MkdirAll(h.dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeKubeconfig(h.kubeconfig, h.apiURL(), c.caPEM); err != nil {
+		if err := writeKubeconfig(h.kubeconfig, h.apiURL(), c.caPEM, c.id); err != nil {
 			t.Fatal(err)
 		}
 		cluster = append(cluster, h.name+"="+h.etcdPeerURL)
@@ -199,7 +202,7 @@ func (c *haCluster) defineHosts() {
 			"--heartbeat-interval", "100", "--election-timeout", "1000")
 		h.apiserver = c.newUnit(h, "platform-apiserver", append([]string{
 			"--etcd-servers", c.etcdServers(h), "--bind-address", h.addr, "--secure-port", fmt.Sprint(h.apiPort),
-			"--tls-cert-file", certFile, "--tls-private-key-file", keyFile,
+			"--tls-cert-file", certFile, "--tls-private-key-file", keyFile, "--client-ca-file", c.id.CAFile,
 			"--cert-dir", filepath.Join(h.dir, "certs"), "--data-dir", filepath.Join(h.dir, "unused-etcd"),
 		}, c.apiserverFlags...)...)
 	}
@@ -415,7 +418,7 @@ func (c *haCluster) etcdLeader() *haHost {
 // waitAPIServer waits until h's API server answers /readyz with ok.
 func (c *haCluster) waitAPIServer(h *haHost) {
 	c.t.Helper()
-	hc := httpsClient(c.caPEM)
+	hc := httpsClient(c.caPEM, c.id)
 	Eventually(c.t, haStartTimeout, "API server "+h.name, func() string {
 		if err := readyz(hc, h.apiURL()); err != nil {
 			return err.Error()

@@ -39,14 +39,14 @@ type haLB struct {
 
 // startLB starts a load balancer over backends (host:port of API servers
 // whose certificates caPEM signs); it stops when the test ends.
-func startLB(t *testing.T, backends []string, caPEM []byte) *haLB {
+func startLB(t *testing.T, backends []string, caPEM []byte, id *clientIdentity) *haLB {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	lb := &haLB{ln: ln, backends: backends, hc: httpsClient(caPEM), ctx: ctx, cancel: cancel,
+	lb := &haLB{ln: ln, backends: backends, hc: httpsClient(caPEM, id), ctx: ctx, cancel: cancel,
 		up: make([]bool, len(backends)), conns: map[net.Conn]struct{}{}}
 	lb.probe()
 	lb.wg.Add(2)
@@ -175,12 +175,13 @@ func (lb *haLB) track(c, b net.Conn) bool {
 	return true
 }
 
-// httpsClient trusts caPEM only and gives up after a second.
-func httpsClient(caPEM []byte) *http.Client {
+// httpsClient trusts caPEM only, presents id's admin certificate and gives
+// up after a second.
+func httpsClient(caPEM []byte, id *clientIdentity) *http.Client {
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(caPEM)
 	return &http.Client{Timeout: time.Second, Transport: &http.Transport{
-		TLSClientConfig: &tls.Config{RootCAs: pool}, DisableKeepAlives: true}}
+		TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{id.certificate()}}, DisableKeepAlives: true}}
 }
 
 // readyz returns nil when url's /readyz answers 200 "ok".

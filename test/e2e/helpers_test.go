@@ -45,6 +45,8 @@ type Server struct {
 	// LogPath is the file the process's stdout and stderr go to.
 	LogPath string
 
+	// id is the client CA the server trusts and the admin's certificate.
+	id      *clientIdentity
 	dir     string
 	cmd     *exec.Cmd
 	exited  chan struct{}
@@ -162,6 +164,7 @@ func tryStart(t *testing.T, bin string, c ServerConfig) (*Server, error) {
 		LogPath:    filepath.Join(dir, "apiserver.log"),
 		dir:        dir,
 		exited:     make(chan struct{}),
+		id:         newClientIdentity(t, filepath.Join(dir, "client-ca")),
 	}
 	logFile, err := os.Create(s.LogPath)
 	if err != nil {
@@ -172,6 +175,7 @@ func tryStart(t *testing.T, bin string, c ServerConfig) (*Server, error) {
 		"--bind-address", ip,
 		"--data-dir", filepath.Join(dir, "etcd"),
 		"--cert-dir", s.CertDir,
+		"--client-ca-file", s.id.CAFile,
 	}
 	if c.EtcdServers != "" {
 		args = append(args, "--etcd-servers", c.EtcdServers)
@@ -249,7 +253,8 @@ func (s *Server) waitReady() error {
 	return fmt.Errorf("platform-apiserver at %s not ready within %v (last: %s); log:\n%s", s.URL, readyTimeout, last, s.logTail(30))
 }
 
-// httpClient returns a client that trusts <cert-dir>/apiserver.crt.
+// httpClient returns a client that trusts <cert-dir>/apiserver.crt and
+// presents the admin's certificate.
 func (s *Server) httpClient() (*http.Client, error) {
 	pem, err := os.ReadFile(filepath.Join(s.CertDir, "apiserver.crt"))
 	if err != nil {
@@ -261,7 +266,7 @@ func (s *Server) httpClient() (*http.Client, error) {
 	}
 	return &http.Client{
 		Timeout:   5 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}},
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{s.id.certificate()}}},
 	}, nil
 }
 
@@ -271,15 +276,12 @@ func (s *Server) writeKubeconfig() error {
 	if err != nil {
 		return err
 	}
-	return writeKubeconfig(s.Kubeconfig, s.URL, pem)
+	return writeKubeconfig(s.Kubeconfig, s.URL, pem, s.id)
 }
 
 // writeKubeconfig writes an admin kubeconfig for the server at url whose
-// certificate caPEM signs. The servers allow anonymous access, but kubectl
-// prompts for a username on stdin when an HTTPS user entry has no
-// credentials at all, so the user carries a placeholder bearer token,
-// which the server does not check.
-func writeKubeconfig(path, url string, caPEM []byte) error {
+// certificate caPEM signs; the user is id's admin certificate.
+func writeKubeconfig(path, url string, caPEM []byte, id *clientIdentity) error {
 	kc := fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
@@ -290,7 +292,8 @@ clusters:
 users:
 - name: admin
   user:
-    token: e2e-anonymous
+    client-certificate-data: %s
+    client-key-data: %s
 contexts:
 - name: e2e
   context:
@@ -298,7 +301,8 @@ contexts:
     user: admin
     namespace: default
 current-context: e2e
-`, url, base64.StdEncoding.EncodeToString(caPEM))
+`, url, base64.StdEncoding.EncodeToString(caPEM),
+		base64.StdEncoding.EncodeToString(id.Admin.CertPEM), base64.StdEncoding.EncodeToString(id.Admin.KeyPEM))
 	return os.WriteFile(path, []byte(kc), 0o600)
 }
 

@@ -189,7 +189,8 @@ func dialTLS(t *testing.T, s *Server) *tls.Conn {
 	}
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(pem)
-	conn, err := tls.Dial("tcp", strings.TrimPrefix(s.URL, "https://"), &tls.Config{RootCAs: pool, NextProtos: []string{"http/1.1"}})
+	conn, err := tls.Dial("tcp", strings.TrimPrefix(s.URL, "https://"), &tls.Config{RootCAs: pool, NextProtos: []string{"http/1.1"},
+		Certificates: []tls.Certificate{s.id.certificate()}})
 	if err != nil {
 		t.Fatal(err)
 	}

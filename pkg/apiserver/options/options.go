@@ -13,6 +13,8 @@ type Options struct {
 	Etcd     *Etcd
 	Serving  *Serving
 	API      *API
+	Authn    *Authentication
+	Authz    *Authorization
 	Logging  *Logging
 	Features *featuregate.Gate
 	// Reconciler keeps the platform Service's Endpoints.
@@ -23,7 +25,8 @@ type Options struct {
 
 // New returns the defaults.
 func New() *Options {
-	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(), Logging: NewLogging(), Features: NewFeatureGate(),
+	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(),
+		Authn: NewAuthentication(), Authz: NewAuthorization(), Logging: NewLogging(), Features: NewFeatureGate(),
 		Reconciler: NewEndpointReconciler(), ServiceAccount: NewServiceAccount()}
 }
 
@@ -34,6 +37,8 @@ func (o *Options) FlagSets() []cli.NamedFlagSet {
 		cli.Group("Etcd", o.Etcd.AddFlags),
 		cli.Group("Secure serving", o.Serving.AddFlags),
 		cli.Group("API", o.API.AddFlags),
+		cli.Group("Authentication", o.Authn.AddFlags),
+		cli.Group("Authorization", o.Authz.AddFlags),
 		cli.Group("Endpoint reconciler", o.Reconciler.AddFlags),
 		cli.Group("Service account tokens", o.ServiceAccount.AddFlags),
 		cli.Group("Logging", o.Logging.AddFlags),
@@ -48,6 +53,8 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.Etcd.Validate()...)
 	errs = append(errs, o.Serving.Validate()...)
 	errs = append(errs, o.API.Validate()...)
+	errs = append(errs, o.Authn.Validate()...)
+	errs = append(errs, o.Authz.Validate()...)
 	errs = append(errs, o.Logging.Validate()...)
 	errs = append(errs, o.Reconciler.Validate()...)
 	errs = append(errs, o.ServiceAccount.Validate()...)

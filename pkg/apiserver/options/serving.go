@@ -33,7 +33,7 @@ func (o *Serving) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.TLSCertFile, "tls-cert-file", o.TLSCertFile, "File containing the x509 certificate for HTTPS. If empty, a self-signed certificate is generated in --cert-dir.")
 	fs.StringVar(&o.TLSKeyFile, "tls-private-key-file", o.TLSKeyFile, "File containing the x509 private key matching --tls-cert-file.")
 	fs.StringVar(&o.CertDir, "cert-dir", o.CertDir, "The directory where the self-signed certificate is kept. Ignored if --tls-cert-file is set.")
-	fs.IntVar(&o.InsecurePort, "insecure-port", o.InsecurePort, "A plain-HTTP port without authentication, for local development only. 0 (the default) disables it; -1 picks a free port.")
+	fs.IntVar(&o.InsecurePort, "insecure-port", o.InsecurePort, "A plain-HTTP port without authentication or authorization, whose requests act as system:unsecured in group system:masters, for local development and tests only. 0 (the default) disables it; -1 picks a free port.")
 	fs.IPVar(&o.InsecureAddress, "insecure-bind-address", o.InsecureAddress, "The IP address of --insecure-port.")
 }
 

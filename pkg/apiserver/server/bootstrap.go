@@ -92,7 +92,7 @@ func (s *Server) startBootstrap(life context.Context, g *errgroup.Group) *bootst
 		defer close(r.done)
 		err := ensureNamespaces(ctx, s.lg, s.namespaces())
 		if err == nil {
-			err = ensureAuthenticationConfigMap(ctx, s.store("", "configmaps"), nil)
+			err = ensureAuthenticationConfigMap(ctx, s.store("", "configmaps"), s.authn.Published)
 		}
 		if ctx.Err() != nil {
 			return nil

@@ -1,12 +1,10 @@
 package server
 
-// This file is the RBAC part of the server, kept apart for the
-// authorization wiring to take over: the policy's index and aggregation run
-// with the server, the bootstrap policy is reconciled once storage is
-// ready, and /readyz waits for both. Which authorizers decide requests is
-// the authorization options' business; until they are wired, the
-// escalation checks of the rbac group ask AlwaysAllow about the escalate
-// and bind verbs, matching the server's AlwaysAllow default.
+// This file is the RBAC part of the server: the policy's index and
+// aggregation run with the server, the bootstrap policy is reconciled once
+// storage is ready, and /readyz waits for both. Mode RBAC is built from
+// the policy in authorization.go, and buildChain points the escalation
+// checks of the rbac group at the whole authorization chain.
 
 import (
 	"context"

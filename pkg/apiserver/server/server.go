@@ -19,11 +19,16 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/sync/errgroup"
 
+	corev1 "platform.io/client/api/core/v1"
+
+	apiauthn "platform.io/platform/pkg/apiserver/authn"
+	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/authz/rbac"
 	"platform.io/platform/pkg/apiserver/endpoints"
 	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/pkg/apiserver/registry"
+	"platform.io/platform/pkg/apiserver/registry/authentication/tokenreview"
 	"platform.io/platform/pkg/apiserver/registry/builtin"
 	"platform.io/platform/pkg/apiserver/registry/core/pod"
 	"platform.io/platform/pkg/apiserver/storage"
@@ -47,6 +52,18 @@ type Server struct {
 	bootstrapped atomic.Bool
 	registry     *prometheus.Registry
 	handler      http.Handler
+	// insecureHandler serves --insecure-port: the same handlers, without
+	// authentication or authorization.
+	insecureHandler http.Handler
+	// authn is the authentication chain and what it publishes.
+	authn *options.AuthenticationConfig
+	// authorizer and rules are the --authorization-mode chain, set before
+	// the server serves and never changed after; authzRunners is the
+	// background work of its modes.
+	authorizer   authz.Authorizer
+	rules        authz.RuleResolver
+	authzRunners []func(context.Context)
+	authzSynced  []func() bool
 	secure       net.Listener
 	insecure     net.Listener
 	tlsConfig    *tls.Config
@@ -132,7 +149,8 @@ func (s *Server) buildStores() {
 	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL, Pods: pod.Config{
 		NotReadyTolerationSeconds:    s.opts.API.DefaultNotReadyTolerationSeconds,
 		UnreachableTolerationSeconds: s.opts.API.DefaultUnreachableTolerationSeconds,
-	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReviews: s.saTokens.tokenReviews(), Escalation: s.rbac.escalation})
+	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReviews: tokenreview.Config{Authenticator: tokenReviews{s}, APIAudiences: s.saTokens.config.APIAudiences}, Escalation: s.rbac.escalation,
+		Authorizer: lateAuthorizer{s}, RuleResolver: lateAuthorizer{s}})
 	prefix := s.opts.Etcd.Prefix
 	backends := s.buildBackends(rows)
 	cfg := func(r *registry.Resource) registry.Config {
@@ -274,12 +292,55 @@ func (s *Server) buildHandler() (http.Handler, error) {
 		return nil
 	}}
 	rbacCheck := check{name: "rbac/bootstrap-roles", fn: s.rbacReady}
-	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, rbacCheck, shutdown}))
+	authzCheck := check{name: "authorization", fn: s.authorizersSynced}
+	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, rbacCheck, authzCheck, shutdown}))
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
 	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
 	s.saTokens.install(mux, metrics.wrap)
-	return withLifecycle(mux, s.life), nil
+	return s.buildChain(mux)
+}
+
+// buildChain puts authentication, impersonation and authorization in front
+// of every path of mux, in upstream's order, for the secure port; the
+// insecure port serves mux as a member of system:masters.
+func (s *Server) buildChain(mux http.Handler) (http.Handler, error) {
+	z, rules, err := s.buildAuthorizer(authorizationModes())
+	if err != nil {
+		return nil, err
+	}
+	s.authorizer, s.rules = z, rules
+	// The rbac group's escalation checks ask the same chain about the
+	// escalate and bind verbs.
+	s.rbac.escalation.SetAuthorizer(z)
+	lg := s.lg.Named("authn")
+	deps := options.AuthenticationDeps{Secrets: s.getSecret}
+	if s.saTokens.auth != nil {
+		deps.ServiceAccounts = s.saTokens.auth
+	}
+	s.authn, err = s.opts.Authn.ApplyTo(lg, s.opts.Authz.Modes, deps)
+	if err != nil {
+		return nil, err
+	}
+	s.insecureHandler = withLifecycle(withUnsecuredUser(mux), s.life)
+	h := authz.WithAuthorization(s.lg.Named("authz"), mux, z)
+	h = apiauthn.WithImpersonation(lg, h, z)
+	h = apiauthn.WithAuthentication(lg, h, s.authn.Authenticator)
+	return withLifecycle(h, s.life), nil
+}
+
+// getSecret reads a Secret from the server's own store, for bootstrap
+// tokens: from the watch cache when there is one.
+func (s *Server) getSecret(ctx context.Context, ns, name string) (*corev1.Secret, error) {
+	obj, err := s.store("", "secrets").GetCached(ctx, ns, name)
+	if err != nil {
+		return nil, err
+	}
+	sec, ok := obj.(*corev1.Secret)
+	if !ok {
+		return nil, fmt.Errorf("secrets store returned %T", obj)
+	}
+	return sec, nil
 }
 
 func (s *Server) listen() error {
@@ -297,7 +358,11 @@ func (s *Server) listen() error {
 		return fmt.Errorf("load serving certificate: %w", err)
 	}
 	s.CertFile = certFile
-	s.tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"h2", "http/1.1"}}
+	// Client certificates are requested, naming the trusted authorities,
+	// but not verified by the handshake: the authentication chain verifies
+	// them, so a bad certificate is a 401 rather than a failed handshake.
+	s.tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"h2", "http/1.1"},
+		ClientAuth: tls.RequestClientCert, ClientCAs: s.authn.ClientCAs}
 	s.secure, err = net.Listen("tcp", net.JoinHostPort(so.BindAddress.String(), strconv.Itoa(so.SecurePort)))
 	if err != nil {
 		return fmt.Errorf("--secure-port: %w", err)
@@ -335,10 +400,10 @@ func (s *Server) Run(ctx context.Context) error {
 	for _, c := range s.cachers {
 		g.Go(func() error { c.Run(life); return nil })
 	}
-	servers := []*http.Server{s.httpServer(s.tlsConfig)}
+	servers := []*http.Server{s.httpServer(s.tlsConfig, s.handler)}
 	listeners := []net.Listener{tls.NewListener(s.secure, s.tlsConfig)}
 	if s.insecure != nil {
-		servers = append(servers, s.httpServer(nil))
+		servers = append(servers, s.httpServer(nil, s.insecureHandler))
 		listeners = append(listeners, s.insecure)
 		s.lg.Warn("serving plain HTTP without authentication: for local development only", zap.Stringer("address", s.insecure.Addr()))
 	}
@@ -358,6 +423,9 @@ func (s *Server) Run(ctx context.Context) error {
 	g.Go(func() error { s.countObjects(life); return nil })
 	bootstrap := s.startBootstrap(life, g)
 	g.Go(func() error { s.rbac.policy.Run(life); return nil })
+	for _, run := range s.authzRunners {
+		g.Go(func() error { run(life); return nil })
+	}
 	g.Go(func() error { return s.reconcileRBAC(life, bootstrap.ready) })
 	s.lg.Info("serving", zap.Stringer("secure", s.secure.Addr()), zap.Stringer("advertise", s.opts.Generic.AdvertiseAddress))
 	select {
@@ -373,9 +441,9 @@ func (s *Server) Run(ctx context.Context) error {
 	return err
 }
 
-func (s *Server) httpServer(tc *tls.Config) *http.Server {
+func (s *Server) httpServer(tc *tls.Config, h http.Handler) *http.Server {
 	return &http.Server{
-		Handler:           s.handler,
+		Handler:           h,
 		TLSConfig:         tc,
 		ReadHeaderTimeout: 30 * time.Second,
 		MaxHeaderBytes:    1 << 20,

@@ -5,7 +5,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"platform.io/platform/pkg/apiserver/registry/authentication/tokenreview"
 	saregistry "platform.io/platform/pkg/apiserver/registry/core/serviceaccount"
 	"platform.io/platform/pkg/apiserver/serviceaccount"
 )
@@ -14,8 +13,9 @@ import (
 // the token setup from the options, and the stores the TokenRequest
 // subresource and the live checks read (filled once the stores exist).
 //
-// This is the one place that wires them; the authentication chain should
-// take Authenticator from here, and its TokenReview replace the one below.
+// This is the one place that wires them; the authentication chain takes
+// auth from here (buildChain), and TokenReview answers with the whole
+// token chain (tokenreview.go).
 type serviceAccountTokens struct {
 	config  serviceaccount.Config
 	objects *serviceaccount.StoreObjects
@@ -45,15 +45,6 @@ func (s *Server) newServiceAccountTokens() (*serviceAccountTokens, error) {
 // registryConfig is what the serviceaccounts row needs.
 func (t *serviceAccountTokens) registryConfig() saregistry.TokenConfig {
 	return saregistry.TokenConfig{Tokens: &t.config, Objects: t.objects}
-}
-
-// tokenReviews answers TokenReviews with service-account tokens; no token
-// authenticates when none are accepted.
-func (t *serviceAccountTokens) tokenReviews() tokenreview.Config {
-	if t.auth == nil {
-		return tokenreview.Config{}
-	}
-	return tokenreview.Config{Authenticator: t.auth, APIAudiences: t.config.APIAudiences}
 }
 
 // useStores points the live reads at the server's stores.

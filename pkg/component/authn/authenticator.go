@@ -62,19 +62,24 @@ type delegating struct {
 	methods []Authenticator
 }
 
-var _ Authenticator = (*delegating)(nil)
+var (
+	_ Authenticator = (*delegating)(nil)
+	_ Authenticator = (*ClientCert)(nil)
+	_ Authenticator = (*RequestHeader)(nil)
+	_ Authenticator = (*TokenCache)(nil)
+)
 
 // New returns the authenticator cfg describes.
 func New(lg *zap.Logger, cfg Config) Authenticator {
 	d := &delegating{}
 	if rh := cfg.RequestHeader; rh != nil && rh.ClientCA != nil && len(rh.UsernameHeaders) > 0 {
-		d.methods = append(d.methods, newRequestHeader(*rh))
+		d.methods = append(d.methods, NewRequestHeader(*rh))
 	}
 	if cfg.ClientCA != nil {
-		d.methods = append(d.methods, newClientCert(cfg.ClientCA))
+		d.methods = append(d.methods, NewClientCert(cfg.ClientCA))
 	}
 	if cfg.TokenReviewer != nil {
-		d.methods = append(d.methods, newTokenCache(lg, cfg.TokenReviewer, cfg.TokenSuccessTTL, cfg.TokenFailureTTL, cfg.Now))
+		d.methods = append(d.methods, NewTokenCache(lg, cfg.TokenReviewer, cfg.TokenSuccessTTL, cfg.TokenFailureTTL, cfg.Now))
 	}
 	return d
 }
@@ -86,7 +91,7 @@ func (d *delegating) AuthenticateRequest(r *http.Request) (*User, bool, error) {
 	for _, m := range d.methods {
 		u, ok, err := m.AuthenticateRequest(r)
 		if ok {
-			return withAuthenticatedGroup(u), true, nil
+			return AuthenticatedUser(u), true, nil
 		}
 		if err != nil {
 			errs = append(errs, err)

@@ -6,15 +6,18 @@ import (
 	"net/http"
 )
 
-// clientCert authenticates verified client certificates.
-type clientCert struct {
+// ClientCert authenticates client certificates that verify against its
+// roots for client authentication: the CommonName is the user, the
+// Organizations are the groups.
+type ClientCert struct {
 	roots *x509.CertPool
 }
 
-func newClientCert(roots *x509.CertPool) *clientCert { return &clientCert{roots: roots} }
+// NewClientCert returns the method trusting certificates signed by roots.
+func NewClientCert(roots *x509.CertPool) *ClientCert { return &ClientCert{roots: roots} }
 
 // AuthenticateRequest implements Authenticator.
-func (a *clientCert) AuthenticateRequest(r *http.Request) (*User, bool, error) {
+func (a *ClientCert) AuthenticateRequest(r *http.Request) (*User, bool, error) {
 	leaf, err := verifiedLeaf(r, a.roots)
 	if leaf == nil || err != nil {
 		return nil, false, err

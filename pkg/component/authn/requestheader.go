@@ -8,19 +8,20 @@ import (
 	"strings"
 )
 
-// requestHeader trusts identity headers set by a verified front proxy.
-type requestHeader struct {
+// RequestHeader trusts identity headers set by a verified front proxy.
+type RequestHeader struct {
 	cfg RequestHeaderConfig
 }
 
-func newRequestHeader(cfg RequestHeaderConfig) *requestHeader {
-	return &requestHeader{cfg: cfg}
+// NewRequestHeader returns the method trusting the proxy cfg describes.
+func NewRequestHeader(cfg RequestHeaderConfig) *RequestHeader {
+	return &RequestHeader{cfg: cfg}
 }
 
 // AuthenticateRequest implements Authenticator. Headers without a verified
 // proxy certificate are ignored, and a certificate that does not verify or
 // is not among the allowed names is an error.
-func (a *requestHeader) AuthenticateRequest(r *http.Request) (*User, bool, error) {
+func (a *RequestHeader) AuthenticateRequest(r *http.Request) (*User, bool, error) {
 	name := firstValue(r.Header, a.cfg.UsernameHeaders)
 	if name == "" {
 		return nil, false, nil
@@ -33,13 +34,13 @@ func (a *requestHeader) AuthenticateRequest(r *http.Request) (*User, bool, error
 		return nil, false, fmt.Errorf("front-proxy certificate %q is not among the allowed names", leaf.Subject.CommonName)
 	}
 	u := &User{Name: name, Groups: allValues(r.Header, a.cfg.GroupHeaders), Extra: a.extra(r.Header)}
-	a.strip(r.Header)
+	a.Strip(r.Header)
 	return u, true, nil
 }
 
 // extra collects the extra keys: the rest of each prefixed header name,
 // lowercased and unescaped.
-func (a *requestHeader) extra(h http.Header) map[string][]string {
+func (a *RequestHeader) extra(h http.Header) map[string][]string {
 	var extra map[string][]string
 	for name, values := range h {
 		lower := strings.ToLower(name)
@@ -62,8 +63,8 @@ func (a *requestHeader) extra(h http.Header) map[string][]string {
 	return extra
 }
 
-// strip removes the identity headers so handlers never see them.
-func (a *requestHeader) strip(h http.Header) {
+// Strip removes the identity headers so handlers never see them.
+func (a *RequestHeader) Strip(h http.Header) {
 	for _, name := range slices.Concat(a.cfg.UsernameHeaders, a.cfg.GroupHeaders) {
 		h.Del(name)
 	}

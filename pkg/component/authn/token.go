@@ -28,10 +28,10 @@ var ErrInvalidToken = errors.New("authn: invalid bearer token")
 // reviewTimeout bounds one review shared by concurrent requests.
 const reviewTimeout = 10 * time.Second
 
-// tokenCache authenticates bearer tokens, caching the reviewer's answers
+// TokenCache authenticates bearer tokens, caching the reviewer's answers
 // under the token's hash; concurrent requests with one token share one
 // review.
-type tokenCache struct {
+type TokenCache struct {
 	lg         *zap.Logger
 	reviewer   TokenReviewer
 	successTTL time.Duration
@@ -40,8 +40,11 @@ type tokenCache struct {
 	flights    singleflight.Group
 }
 
-func newTokenCache(lg *zap.Logger, r TokenReviewer, successTTL, failureTTL time.Duration, now func() time.Time) *tokenCache {
-	return &tokenCache{
+// NewTokenCache returns the method asking r, keeping an accepted token for
+// successTTL and a rejected one for failureTTL (0 keeps none); now reads the
+// clock (nil: time.Now).
+func NewTokenCache(lg *zap.Logger, r TokenReviewer, successTTL, failureTTL time.Duration, now func() time.Time) *TokenCache {
+	return &TokenCache{
 		lg: lg, reviewer: r, successTTL: successTTL, failureTTL: failureTTL,
 		cache: ttlcache.New[[sha256.Size]byte, *User](now),
 	}
@@ -49,31 +52,42 @@ func newTokenCache(lg *zap.Logger, r TokenReviewer, successTTL, failureTTL time.
 
 // AuthenticateRequest implements Authenticator; on success the
 // Authorization header is removed.
-func (a *tokenCache) AuthenticateRequest(r *http.Request) (*User, bool, error) {
-	token := bearerToken(r.Header)
+func (a *TokenCache) AuthenticateRequest(r *http.Request) (*User, bool, error) {
+	token := BearerToken(r.Header)
 	if token == "" {
 		return nil, false, nil
 	}
+	u, ok, err := a.AuthenticateToken(r.Context(), token)
+	if !ok {
+		if err == nil {
+			err = ErrInvalidToken
+		}
+		return nil, false, err
+	}
+	r.Header.Del("Authorization")
+	return u, true, nil
+}
+
+// AuthenticateToken checks one token: ok=false with a nil error when the
+// reviewer rejected it, an error when the reviewer could not be asked.
+// Rejections and successes are cached, errors are not.
+func (a *TokenCache) AuthenticateToken(ctx context.Context, token string) (*User, bool, error) {
 	key := sha256.Sum256([]byte(token))
 	u, cached := a.cache.Get(key)
 	if !cached {
 		v, err, _ := a.flights.Do(string(key[:]), func() (any, error) {
-			return a.review(r.Context(), key, token)
+			return a.review(ctx, key, token)
 		})
 		if err != nil {
 			return nil, false, err
 		}
 		u = v.(*User)
 	}
-	if u == nil {
-		return nil, false, ErrInvalidToken
-	}
-	r.Header.Del("Authorization")
-	return u, true, nil
+	return u, u != nil, nil
 }
 
 // review asks the reviewer and caches a definite answer.
-func (a *tokenCache) review(ctx context.Context, key [sha256.Size]byte, token string) (*User, error) {
+func (a *TokenCache) review(ctx context.Context, key [sha256.Size]byte, token string) (*User, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reviewTimeout)
 	defer cancel()
 	st, err := a.reviewer.Review(ctx, token)
@@ -99,8 +113,8 @@ func (a *tokenCache) review(ctx context.Context, key [sha256.Size]byte, token st
 	return u, nil
 }
 
-// bearerToken returns the token of an "Authorization: Bearer" header.
-func bearerToken(h http.Header) string {
+// BearerToken returns the token of an "Authorization: Bearer" header.
+func BearerToken(h http.Header) string {
 	scheme, token, ok := strings.Cut(strings.TrimSpace(h.Get("Authorization")), " ")
 	if !ok || !strings.EqualFold(scheme, "bearer") {
 		return ""

@@ -26,9 +26,9 @@ func AnonymousUser() *User {
 	return &User{Name: Anonymous, Groups: []string{AllUnauthenticated}}
 }
 
-// withAuthenticatedGroup returns u with system:authenticated among its
+// AuthenticatedUser returns u with system:authenticated among its
 // groups, copying the group list rather than changing u.
-func withAuthenticatedGroup(u *User) *User {
+func AuthenticatedUser(u *User) *User {
 	if u.Name == Anonymous || slices.Contains(u.Groups, AllAuthenticated) || slices.Contains(u.Groups, AllUnauthenticated) {
 		return u
 	}
