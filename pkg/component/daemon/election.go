@@ -62,7 +62,7 @@ func newElection(lg *zap.Logger, d *Deps, o *options.LeaderElection, name string
 	e := &election{lg: lg, done: make(chan struct{}), errc: make(chan error, 1)}
 	e.le, err = leaderelection.New(leaderelection.Config{
 		Lock: lock, LeaseDuration: o.LeaseDuration, RenewDeadline: o.RenewDeadline, RetryPeriod: o.RetryPeriod,
-		AttemptTimeout: attempt,
+		AttemptTimeout:  attempt,
 		ReleaseOnCancel: true, Name: name, Metrics: m, Fence: d.fence,
 		OnError: func(err error) { lg.Debug("leader election", zap.Error(err)) },
 		Callbacks: leaderelection.Callbacks{
