@@ -71,7 +71,7 @@ func TestStampedVersion(t *testing.T) {
 		}
 	}
 
-	s, err := tryStart(t, bin)
+	s, err := tryStart(t, bin, ServerConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
