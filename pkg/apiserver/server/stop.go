@@ -50,6 +50,7 @@ func (s *Server) stop(servers []*http.Server, ep *bootstrapRun) {
 		}
 		cancel()
 	}
+	left := time.Since(begin)
 	<-time.After(o.ShutdownDelayDuration)
 	s.life.notAccepting.Store(true)
 	var closing sync.WaitGroup
@@ -71,10 +72,12 @@ func (s *Server) stop(servers []*http.Server, ep *bootstrapRun) {
 	if !drained {
 		s.lg.Warn("requests still in flight after --request-timeout; closing anyway")
 	}
+	requestsEnded := time.Since(begin)
 	if o.ShutdownSendRetryAfter {
 		closeListeners()
 	}
 	watches := s.life.watches.closeAll(context.Background(), o.ShutdownWatchTerminationGracePeriod)
+	watchesEnded := time.Since(begin)
 	select {
 	case <-closed:
 	case <-time.After(time.Until(listenersClosed.Add(firstRequestGrace))):
@@ -88,7 +91,9 @@ func (s *Server) stop(servers []*http.Server, ep *bootstrapRun) {
 		s.lg.Warn("connections still open after their requests were ended; closing them")
 		s.closeServers(servers, 0)
 	}
-	s.lg.Info("graceful shutdown done", zap.Duration("took", time.Since(begin)), zap.Int("watchesClosed", watches))
+	// The phases' ends, from the start, say where a slow exit waited.
+	s.lg.Info("graceful shutdown done", zap.Duration("took", time.Since(begin)), zap.Int("watchesClosed", watches),
+		zap.Duration("leftEndpoints", left), zap.Duration("requestsEnded", requestsEnded), zap.Duration("watchesEnded", watchesEnded))
 }
 
 // closeServers shuts the servers down, waiting up to grace for their
