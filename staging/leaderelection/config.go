@@ -47,9 +47,17 @@ type Config struct {
 	// RenewDeadline is how long a leader keeps leading after its last
 	// successful renewal was sent.
 	RenewDeadline time.Duration
-	// RetryPeriod is the wait between attempts to acquire or renew.
+	// RetryPeriod is the wait between attempts to acquire or renew; a
+	// leader starts a renewal every RetryPeriod, counted from the start of
+	// the one before.
 	RetryPeriod time.Duration
-	Callbacks   Callbacks
+	// AttemptTimeout bounds each attempt to acquire, renew or release
+	// (every lock call it makes), so that one request hanging on a sick
+	// server cannot eat the term and the next attempt lands in time; 0
+	// means DefaultAttemptTimeout of RenewDeadline and RetryPeriod. It
+	// must not exceed RenewDeadline.
+	AttemptTimeout time.Duration
+	Callbacks      Callbacks
 	// ReleaseOnCancel makes a leader whose Run context is cancelled clear
 	// the record, so a successor takes over at its next attempt.
 	ReleaseOnCancel bool
@@ -70,6 +78,20 @@ type Config struct {
 	Fence *rest.Fence
 }
 
+// DefaultAttemptTimeout is the longer of retryPeriod and a third of
+// renewDeadline. A renewal that hangs from the first retry period of a
+// term is given up at retryPeriod + renewDeadline/3, and the next one
+// starts then (a retry period has passed), with 2*renewDeadline/3 -
+// retryPeriod of the term left: at least a third of it when renewDeadline
+// is three retry periods or more. With the defaults, 10 s and 2 s, a hang
+// from 2 s is cut at 5.3 s and retried at once, and again at 8.7 s. Never
+// shorter than a retry period, so a slow server that answers within one
+// is not cut off. Upstream bounds a request by the whole renew deadline
+// instead, so one request hanging that long loses the lease.
+func DefaultAttemptTimeout(renewDeadline, retryPeriod time.Duration) time.Duration {
+	return max(retryPeriod, renewDeadline/3)
+}
+
 // withDefaults fills in the zero fields.
 func (c Config) withDefaults() Config {
 	if c.LeaseDuration == 0 {
@@ -80,6 +102,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RetryPeriod == 0 {
 		c.RetryPeriod = DefaultRetryPeriod
+	}
+	if c.AttemptTimeout == 0 {
+		c.AttemptTimeout = DefaultAttemptTimeout(c.RenewDeadline, c.RetryPeriod)
 	}
 	if c.Clock == nil {
 		c.Clock = RealClock{}
@@ -93,9 +118,12 @@ func (c Config) withDefaults() Config {
 // validate checks a Config with its defaults filled in.
 func (c Config) validate() error {
 	var errs []error
-	if c.LeaseDuration < 0 || c.RenewDeadline < 0 || c.RetryPeriod < 0 {
-		errs = append(errs, fmt.Errorf("durations must be positive (lease %v, renew deadline %v, retry period %v)",
-			c.LeaseDuration, c.RenewDeadline, c.RetryPeriod))
+	if c.LeaseDuration < 0 || c.RenewDeadline < 0 || c.RetryPeriod < 0 || c.AttemptTimeout < 0 {
+		errs = append(errs, fmt.Errorf("durations must be positive (lease %v, renew deadline %v, retry period %v, attempt timeout %v)",
+			c.LeaseDuration, c.RenewDeadline, c.RetryPeriod, c.AttemptTimeout))
+	}
+	if c.AttemptTimeout > c.RenewDeadline {
+		errs = append(errs, fmt.Errorf("attempt timeout %v must not exceed renew deadline %v", c.AttemptTimeout, c.RenewDeadline))
 	}
 	if c.LeaseDuration <= c.RenewDeadline {
 		errs = append(errs, fmt.Errorf("lease duration %v must be greater than renew deadline %v", c.LeaseDuration, c.RenewDeadline))

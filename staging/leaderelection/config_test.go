@@ -34,6 +34,9 @@ func TestConfigValidation(t *testing.T) {
 		{"renew deadline below retry", func(c *Config) { c.RenewDeadline = time.Second }, "renew deadline"},
 		{"negative retry", func(c *Config) { c.RetryPeriod = -time.Second }, "positive"},
 		{"negative lease", func(c *Config) { c.LeaseDuration = -time.Second }, "positive"},
+		{"attempt timeout at renew deadline", func(c *Config) { c.AttemptTimeout = DefaultRenewDeadline }, ""},
+		{"attempt timeout past renew deadline", func(c *Config) { c.AttemptTimeout = 11 * time.Second }, "attempt timeout"},
+		{"negative attempt timeout", func(c *Config) { c.AttemptTimeout = -time.Second }, "positive"},
 		{"no lock", func(c *Config) { c.Lock = nil }, "lock is required"},
 		{"empty identity", func(c *Config) { c.Lock = &fakeLock{} }, "identity is empty"},
 		{"no OnStartedLeading", func(c *Config) { c.Callbacks.OnStartedLeading = nil }, "OnStartedLeading"},
@@ -63,8 +66,26 @@ func TestConfigDefaults(t *testing.T) {
 	if c.LeaseDuration != 15*time.Second || c.RenewDeadline != 10*time.Second || c.RetryPeriod != 2*time.Second {
 		t.Errorf("defaults: lease %v, renew %v, retry %v", c.LeaseDuration, c.RenewDeadline, c.RetryPeriod)
 	}
+	if c.AttemptTimeout != 10*time.Second/3 {
+		t.Errorf("default attempt timeout %v, want a third of the renew deadline", c.AttemptTimeout)
+	}
 	if _, ok := c.Clock.(RealClock); !ok {
 		t.Errorf("default clock is %T", c.Clock)
+	}
+}
+
+func TestDefaultAttemptTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		renew, retry, want time.Duration
+	}{
+		{10 * time.Second, 2 * time.Second, 10 * time.Second / 3},
+		{2 * time.Second, 500 * time.Millisecond, 2 * time.Second / 3},
+		// A retry period above a third of the deadline is the floor.
+		{3 * time.Second, 2 * time.Second, 2 * time.Second},
+	} {
+		if got := DefaultAttemptTimeout(tc.renew, tc.retry); got != tc.want {
+			t.Errorf("DefaultAttemptTimeout(%v, %v) = %v, want %v", tc.renew, tc.retry, got, tc.want)
+		}
 	}
 }
 

@@ -30,6 +30,11 @@
 //     the old leader's context is cancelled.
 //   - Every renewal changes the record (its RenewTime has microseconds and
 //     always moves forward), so every renewal is seen by the others.
+//   - Every attempt to acquire, renew or release is bounded by
+//     AttemptTimeout (by default the longer of RetryPeriod and a third of
+//     RenewDeadline) and by the end of the term, and a leader starts a
+//     renewal every RetryPeriod, counted from the start of the one before:
+//     one request that hangs does not use up the term.
 //   - A record whose holder is empty (as written on release) is free, and
 //     is taken at the next attempt; attempts are at most RetryPeriod apart.
 //   - With ReleaseOnCancel, a leader whose Run context is cancelled lets a

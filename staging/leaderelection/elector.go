@@ -76,7 +76,7 @@ func (le *LeaderElector) GetLeader() string {
 // lock (true) or ctx is done (false).
 func (le *LeaderElector) acquire(ctx context.Context) bool {
 	for {
-		actx, cancel := withDeadline(ctx, le.cfg.Clock, le.cfg.Clock.Now().Add(le.cfg.RenewDeadline))
+		actx, cancel := withDeadline(ctx, le.cfg.Clock, le.cfg.Clock.Now().Add(le.cfg.AttemptTimeout))
 		ok := le.tryAcquireOrRenew(actx)
 		cancel()
 		if ok {
@@ -126,23 +126,32 @@ func (le *LeaderElector) lead(ctx context.Context) {
 	le.setState(false, false)
 }
 
-// renew renews every RetryPeriod. It returns false when ctx is done, true
-// when the term ended without a renewal or the record names another
-// holder (the lock was taken or rewritten behind this leader's back).
+// renew starts a renewal every RetryPeriod, counted from the start of the
+// one before, each bounded by AttemptTimeout and the end of the term: an
+// attempt that hung until its timeout is followed at once by the next. It
+// returns false when ctx is done, true when the term ended without a
+// renewal or the record names another holder (the lock was taken or
+// rewritten behind this leader's back).
 func (le *LeaderElector) renew(ctx context.Context) bool {
 	clock := le.cfg.Clock
+	started := clock.Now()
 	for {
 		end := le.termEnd()
-		if !sleep(ctx, clock, min(le.cfg.RetryPeriod, end.Sub(clock.Now()))) {
+		next := started.Add(le.cfg.RetryPeriod)
+		if end.Before(next) {
+			next = end
+		}
+		if !sleep(ctx, clock, next.Sub(clock.Now())) {
 			return false
 		}
-		if !clock.Now().Before(end) {
+		started = clock.Now()
+		if !started.Before(end) {
 			return true
 		}
-		// A renewal sent is seen through (to the end of the term at most)
-		// even when ctx is done meanwhile: aborting it would leave its
-		// outcome unknown and the release that follows a version behind.
-		actx, cancel := withDeadline(context.WithoutCancel(ctx), clock, end)
+		// A renewal sent is seen through (to its timeout at most) even
+		// when ctx is done meanwhile: aborting it would leave its outcome
+		// unknown and the release that follows a version behind.
+		actx, cancel := withDeadline(context.WithoutCancel(ctx), clock, le.attemptEnd(started, end))
 		le.tryAcquireOrRenew(actx)
 		cancel()
 		switch {
@@ -152,6 +161,15 @@ func (le *LeaderElector) renew(ctx context.Context) bool {
 			return false
 		}
 	}
+}
+
+// attemptEnd is the deadline of an attempt started at start in a term that
+// ends at end: AttemptTimeout later, or the term's end if sooner.
+func (le *LeaderElector) attemptEnd(start, end time.Time) time.Time {
+	if d := start.Add(le.cfg.AttemptTimeout); d.Before(end) {
+		return d
+	}
+	return end
 }
 
 // guardTerm cancels the leading context when the term ends, even while

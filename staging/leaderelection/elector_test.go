@@ -2,6 +2,7 @@ package leaderelection
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -456,6 +457,55 @@ func TestSlowpath(t *testing.T) {
 			t.Errorf("metrics on %d off %d", c.metrics.on.Load(), c.metrics.off.Load())
 		}
 	})
+}
+
+// TestHungRenewals: a renewal the server never answers is given up after
+// AttemptTimeout and the next one starts at once, so the leader rides out
+// up to two hung renewals in a row with the defaults (hangs from 2 s cut at
+// 5.3 s and 8.7 s, the third attempt lands before the 10 s term ends).
+// Bounding an attempt by the whole term instead loses the lease on the
+// first hang.
+func TestHungRenewals(t *testing.T) {
+	attempt := DefaultAttemptTimeout(renew, retry)
+	cases := []struct {
+		hangs int32
+		// lost is when leading stops, after the last renewal; 0 for never.
+		lost time.Duration
+	}{
+		{1, 0},
+		{2, 0},
+		{3, renew},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%d hung", tc.hangs), func(t *testing.T) {
+			runBubble(t, func(t *testing.T, store *fakeStore) {
+				t0 := time.Now()
+				c := startCandidate(t, store, "a", candOpts{})
+				defer c.stop()
+				sleepUntil(t0, retry+time.Millisecond) // renewed at 2s
+				c.lock.hanging.Store(tc.hangs)
+				sleepUntil(t0, 5*renew)
+				lastWrite := t0.Add(retry)
+				if tc.lost != 0 {
+					if at := mustAt(t, store.log, "stopped a"); !at.Equal(lastWrite.Add(tc.lost)) {
+						t.Errorf("stopped %v after the last renewal, want %v", at.Sub(lastWrite), tc.lost)
+					}
+					return
+				}
+				if at, ok := store.log.at("stopped a"); ok {
+					t.Fatalf("lost the lease at %v after %d hung renewals", at.Sub(t0), tc.hangs)
+				}
+				// The renewal after the hangs landed when the last hang was cut.
+				landed := lastWrite.Add(retry + time.Duration(tc.hangs)*attempt)
+				if at := mustAt(t, store.log, "write a by a"); at.Before(landed) {
+					t.Errorf("no renewal since %v", at.Sub(t0))
+				}
+				if r, _ := store.record(); !c.le.IsLeader() || r.HolderIdentity != "a" || r.LeaderTransitions != 0 {
+					t.Errorf("IsLeader %v, record %+v", c.le.IsLeader(), r)
+				}
+			})
+		})
+	}
 }
 
 // TestWedgedLock: a lock call that ignores its context cannot keep the

@@ -118,6 +118,9 @@ type fakeLock struct {
 	slowUpdates atomic.Int64
 	// lostAnswers makes the next n Updates land but report an error.
 	lostAnswers atomic.Int32
+	// hanging makes the next n Updates hang, never landing, until their
+	// context is done: a server that does not answer.
+	hanging atomic.Int32
 
 	mu   sync.Mutex
 	seen int
@@ -167,6 +170,13 @@ func (l *fakeLock) Update(ctx context.Context, r LeaderElectionRecord) error {
 	}
 	if l.failing.Load() {
 		return errBroken
+	}
+	if ctx.Err() != nil {
+		return ctx.Err() // as a real client, which sends nothing then
+	}
+	if l.hanging.Add(-1) >= 0 {
+		<-ctx.Done()
+		return ctx.Err()
 	}
 	if l.conflicts.Add(-1) >= 0 {
 		return apierrors.NewConflict(leases(), "lock", errors.New("injected"))

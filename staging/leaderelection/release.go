@@ -22,7 +22,7 @@ func (le *LeaderElector) release(ctx context.Context, done <-chan struct{}) {
 	case <-t.C():
 		return
 	}
-	rctx, cancel := withDeadline(context.WithoutCancel(ctx), clock, end)
+	rctx, cancel := withDeadline(context.WithoutCancel(ctx), clock, le.attemptEnd(clock.Now(), end))
 	defer cancel()
 	le.mu.Lock()
 	old := le.observed

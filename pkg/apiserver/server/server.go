@@ -448,6 +448,7 @@ func (s *Server) httpServer(tc *tls.Config, h http.Handler) *http.Server {
 		ReadHeaderTimeout: 30 * time.Second,
 		MaxHeaderBytes:    1 << 20,
 		ErrorLog:          zap.NewStdLog(s.lg.Named("http").WithOptions(zap.IncreaseLevel(zap.WarnLevel))),
+		ConnState:         s.life.fresh.track,
 	}
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -29,6 +30,8 @@ type lifecycle struct {
 	requests requestGroup
 	// watches holds the cancel functions of the long-running requests.
 	watches watchSet
+	// fresh holds the connections that have not begun a request.
+	fresh freshConns
 }
 
 // withLifecycle counts requests in flight, registers long-running ones so
@@ -162,4 +165,43 @@ func (s *watchSet) closeAll(ctx context.Context, grace time.Duration) int {
 		cancel()
 	}
 	return len(cancels)
+}
+
+// freshConns tracks the connections in http.StateNew: accepted, perhaps
+// still in their TLS handshake, with no byte of a request read yet.
+// http.Server.Shutdown waits up to five seconds for such a connection to
+// send its first request (golang.org/issue/22682), so one client's unused
+// pooled connection held every exit that long; the shutdown closes them
+// instead once the requests have ended.
+type freshConns struct {
+	// mu guards conns.
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+// track is an http.Server's ConnState hook.
+func (f *freshConns) track(c net.Conn, st http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if st != http.StateNew {
+		delete(f.conns, c)
+		return
+	}
+	if f.conns == nil {
+		f.conns = map[net.Conn]struct{}{}
+	}
+	f.conns[c] = struct{}{}
+}
+
+// closeAll closes the connections that have not begun a request and
+// returns how many it closed.
+func (f *freshConns) closeAll() int {
+	f.mu.Lock()
+	conns := f.conns
+	f.conns = nil
+	f.mu.Unlock()
+	for c := range conns {
+		_ = c.Close()
+	}
+	return len(conns)
 }

@@ -2,6 +2,9 @@ package server
 
 import (
 	"context"
+	"errors"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -101,5 +104,31 @@ func TestWatchesClosedOverGrace(t *testing.T) {
 	defer cancel()
 	if s.add(&cancel) {
 		t.Error("a watch registered while closing was accepted")
+	}
+}
+
+// TestFreshConnsCloseAll: only the connections still waiting for their
+// first request are closed.
+func TestFreshConnsCloseAll(t *testing.T) {
+	var f freshConns
+	conns := map[http.ConnState]net.Conn{}
+	for _, st := range []http.ConnState{http.StateNew, http.StateActive, http.StateIdle, http.StateHijacked} {
+		c, peer := net.Pipe()
+		defer peer.Close()
+		conns[st] = c
+		f.track(c, http.StateNew)
+		if st != http.StateNew {
+			f.track(c, st)
+		}
+	}
+	if n := f.closeAll(); n != 1 {
+		t.Fatalf("closed %d connections, want 1", n)
+	}
+	for st, c := range conns {
+		_ = c.SetWriteDeadline(time.Unix(1, 0)) // an open pipe fails at once too
+		_, err := c.Write([]byte("x"))
+		if closed := errors.Is(err, io.ErrClosedPipe); closed != (st == http.StateNew) {
+			t.Errorf("%v connection: closed %v", st, closed)
+		}
 	}
 }

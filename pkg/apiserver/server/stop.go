@@ -14,6 +14,12 @@ import (
 // Endpoints when it stops.
 const removeSelfTimeout = 5 * time.Second
 
+// firstRequestGrace is how long after the listeners close a connection
+// that has not begun a request is kept: a request a client sent on it
+// before then has been read by the end of it (the connection is then
+// active, and waited for), so a connection still fresh carries nothing.
+const firstRequestGrace = 300 * time.Millisecond
+
 // closeTimeout is how long the HTTP servers get, once every request has
 // been told to end, before their connections are closed.
 const closeTimeout = 5 * time.Second
@@ -25,7 +31,9 @@ const closeTimeout = 5 * time.Second
 // 429 until the requests in flight are done); the requests in flight get
 // up to --request-timeout to finish; then the watches are ended cleanly,
 // spread over --shutdown-watch-termination-grace-period, so their clients
-// reconnect elsewhere and resume from their last resourceVersion.
+// reconnect elsewhere and resume from their last resourceVersion; then the
+// connections that never began a request are closed, and stop returns
+// once the other connections have closed (closeTimeout at most).
 func (s *Server) stop(servers []*http.Server, ep *bootstrapRun) {
 	o := s.opts.Generic
 	begin := time.Now()
@@ -42,11 +50,14 @@ func (s *Server) stop(servers []*http.Server, ep *bootstrapRun) {
 		}
 		cancel()
 	}
+	left := time.Since(begin)
 	<-time.After(o.ShutdownDelayDuration)
 	s.life.notAccepting.Store(true)
 	var closing sync.WaitGroup
 	closed := make(chan struct{})
+	var listenersClosed time.Time
 	closeListeners := func() {
+		listenersClosed = time.Now()
 		for _, srv := range servers {
 			closing.Go(func() { _ = srv.Shutdown(context.Background()) })
 		}
@@ -61,17 +72,28 @@ func (s *Server) stop(servers []*http.Server, ep *bootstrapRun) {
 	if !drained {
 		s.lg.Warn("requests still in flight after --request-timeout; closing anyway")
 	}
+	requestsEnded := time.Since(begin)
 	if o.ShutdownSendRetryAfter {
 		closeListeners()
 	}
 	watches := s.life.watches.closeAll(context.Background(), o.ShutdownWatchTerminationGracePeriod)
+	watchesEnded := time.Since(begin)
+	select {
+	case <-closed:
+	case <-time.After(time.Until(listenersClosed.Add(firstRequestGrace))):
+		if n := s.life.fresh.closeAll(); n > 0 {
+			s.lg.Info("closed connections that had not begun a request", zap.Int("connections", n))
+		}
+	}
 	select {
 	case <-closed:
 	case <-time.After(closeTimeout):
 		s.lg.Warn("connections still open after their requests were ended; closing them")
 		s.closeServers(servers, 0)
 	}
-	s.lg.Info("graceful shutdown done", zap.Duration("took", time.Since(begin)), zap.Int("watchesClosed", watches))
+	// The phases' ends, from the start, say where a slow exit waited.
+	s.lg.Info("graceful shutdown done", zap.Duration("took", time.Since(begin)), zap.Int("watchesClosed", watches),
+		zap.Duration("leftEndpoints", left), zap.Duration("requestsEnded", requestsEnded), zap.Duration("watchesEnded", watchesEnded))
 }
 
 // closeServers shuts the servers down, waiting up to grace for their

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -241,8 +242,26 @@ func (s *Spec) run(ctx context.Context, p parsed) error {
 		components = append(components, work)
 	}
 	rcfg.Components = components
-	rcfg.Drain = func(ctx context.Context) error { return d.Events.Shutdown(ctx) }
+	rcfg.Drain = func(ctx context.Context) error { return drainEvents(ctx, lg, d.Events) }
 	return run.Run(ctx, lg, rcfg)
+}
+
+// EventDrainTimeout bounds the flush of the events still queued at
+// shutdown. Events describe; losing the last few is better than a late
+// exit, and a daemon whose API server is unreachable (often why it lost its
+// lease) would otherwise wait out the recorder's retries, ten seconds
+// apart.
+const EventDrainTimeout = 2 * time.Second
+
+// drainEvents flushes the queued events for EventDrainTimeout at most, then
+// drops the rest; it never fails the shutdown.
+func drainEvents(ctx context.Context, lg *zap.Logger, events *record.Broadcaster) error {
+	ctx, cancel := context.WithTimeout(ctx, EventDrainTimeout)
+	defer cancel()
+	if err := events.Shutdown(ctx); err != nil {
+		lg.Warn("events still queued at shutdown were dropped", zap.Duration("waited", EventDrainTimeout), zap.Error(err))
+	}
+	return nil
 }
 
 // deps builds everything the daemon is given.

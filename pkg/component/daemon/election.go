@@ -45,7 +45,8 @@ var _ run.Runnable = (*election)(nil)
 
 func newElection(lg *zap.Logger, d *Deps, o *options.LeaderElection, name string, work run.Runnable) (*election, error) {
 	rec := recorderAdapter{d.Recorder}
-	ec, err := electionClient(d.Config)
+	attempt := leaderelection.DefaultAttemptTimeout(o.RenewDeadline, o.RetryPeriod)
+	ec, err := electionClient(d.Config, attempt)
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +62,7 @@ func newElection(lg *zap.Logger, d *Deps, o *options.LeaderElection, name string
 	e := &election{lg: lg, done: make(chan struct{}), errc: make(chan error, 1)}
 	e.le, err = leaderelection.New(leaderelection.Config{
 		Lock: lock, LeaseDuration: o.LeaseDuration, RenewDeadline: o.RenewDeadline, RetryPeriod: o.RetryPeriod,
+		AttemptTimeout:  attempt,
 		ReleaseOnCancel: true, Name: name, Metrics: m, Fence: d.fence,
 		OnError: func(err error) { lg.Debug("leader election", zap.Error(err)) },
 		Callbacks: leaderelection.Callbacks{
@@ -96,9 +98,17 @@ const electionUserAgentSuffix = "/leader-election"
 // configuration with a rate limiter and connections of its own, so a
 // burst of work never makes a renewal wait (upstream gives the election
 // its own client too). Its writes carry no leader lock.
-func electionClient(work *rest.Config) (*rest.Client, error) {
+//
+// Each request is bounded by attempt, the elector's own bound on an
+// attempt, and is never retried by the client: the elector retries every
+// retry period on its own schedule, and a client-side backoff (up to
+// rest.DefaultMaxBackoff between tries) would push the try that follows a
+// restarted API server past the renew deadline.
+func electionClient(work *rest.Config, attempt time.Duration) (*rest.Client, error) {
 	cfg := *work
 	cfg.UserAgent += electionUserAgentSuffix
+	cfg.Timeout = attempt
+	cfg.MaxRetries = -1
 	c, err := rest.NewClient(&cfg)
 	if err != nil {
 		return nil, fmt.Errorf("leader election client: %w", err)
