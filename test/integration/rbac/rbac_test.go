@@ -1,22 +1,17 @@
 package rbac
 
 import (
-	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"go.uber.org/zap"
-	"go.uber.org/zap/zaptest"
-
-	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/options"
-	"platform.io/platform/pkg/apiserver/server"
-	"platform.io/platform/pkg/apiserver/storage/etcdtest"
-	"platform.io/platform/pkg/component/authn"
 	"platform.io/platform/test/integration/framework"
 )
 
@@ -28,48 +23,31 @@ var users = map[string][]string{
 	"bob":   {"team-readers"},
 }
 
-func authenticate(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if groups, known := users[name]; ok && known {
-			u := &authn.User{Name: name, Groups: append([]string{authn.AllAuthenticated}, groups...)}
-			r = r.WithContext(authn.WithUser(r.Context(), u))
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-// start runs an API server whose requests RBAC decides.
+// start runs an API server whose requests RBAC decides (--authorization-mode
+// RBAC), its users authenticated by a --token-auth-file of the users table,
+// and returns it with its secure URL as the URL requests go to.
 func start(t *testing.T) *framework.Server {
 	t.Helper()
-	o := options.New()
-	o.Etcd.Servers = etcdtest.Endpoints(t)
-	o.Etcd.Prefix = fmt.Sprintf("/it-rbac-%d", time.Now().UnixNano())
-	o.Serving.SecurePort = 0
-	o.Serving.BindAddress = []byte{127, 0, 0, 1}
-	o.Serving.CertDir = t.TempDir()
-	if err := o.Complete(); err != nil {
+	var lines []string
+	for name, groups := range users {
+		lines = append(lines, fmt.Sprintf("%s,%s,uid-%s,%q", name, name, name, strings.Join(groups, ",")))
+	}
+	tokens := filepath.Join(t.TempDir(), "tokens.csv")
+	if err := os.WriteFile(tokens, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	lg := zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel))
-	ctx, cancel := context.WithCancel(context.Background())
-	s, err := server.New(ctx, lg, o)
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	s.SetEscalationAuthorizer(s.RBAC())
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx) }()
-	ts := httptest.NewServer(authenticate(authz.WithAuthorization(lg, s.Handler(), authz.Union{s.RBAC()})))
-	t.Cleanup(func() {
-		ts.Close()
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("API server: %v", err)
-		}
+	s := framework.Start(t, func(o *options.Options) {
+		o.Authz.Modes = []string{options.ModeRBAC}
+		o.Authn.TokenAuthFile = tokens
 	})
-	srv := &framework.Server{URL: ts.URL, Client: ts.Client()}
+	pem, err := os.ReadFile(s.CertFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(pem)
+	srv := &framework.Server{URL: s.SecureURL, Client: &http.Client{Timeout: 30 * time.Second,
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
 	waitFor(t, "readyz", func() bool { return srv.Do(t, "GET", "/readyz", nil, as("admin")).Code == http.StatusOK })
 	return srv
 }
