@@ -86,6 +86,10 @@ func (a *Agent) renewLease(ctx context.Context, n *simNode, last *leaseState, no
 	} else {
 		l := *cur
 		l.Spec.HolderIdentity, l.Spec.LeaseDurationSeconds, l.Spec.RenewTime = &holder, &secs, &renew
+		if len(l.OwnerReferences) == 0 {
+			// Created before the node reached the cache: owned from now on.
+			l.OwnerReferences = a.nodeOwner(n.name)
+		}
 		out, err = leases.Update(ctx, &l, meta.WriteOptions{})
 	}
 	n.mu.Lock()
