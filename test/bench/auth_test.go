@@ -103,6 +103,7 @@ func BenchmarkAuthCost(b *testing.B) {
 			}
 			sd := &authSide{name: srv + "-" + cred, c: c}
 			sd.waitAllowed(b)
+			sd.checkAuthorizer(b, srv == "rbac")
 			sides = append(sides, sd)
 		}
 	}
@@ -240,6 +241,22 @@ func (sd *authSide) waitAllowed(b *testing.B) {
 			b.Fatalf("%s: not allowed to list ConfigMaps within 30s: %v", sd.name, err)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// checkAuthorizer makes sure the side is authorized as the benchmark
+// means: a list of Secrets, which the user's role does not grant, is
+// forbidden under Node,RBAC (the user is neither a master nor a node) and
+// allowed under AlwaysAllow.
+func (sd *authSide) checkAuthorizer(b *testing.B, rbac bool) {
+	b.Helper()
+	res := sd.c.Get().Version("v1").Namespace("default").Resource("secrets").Do(context.Background())
+	want := http.StatusOK
+	if rbac {
+		want = http.StatusForbidden
+	}
+	if res.StatusCode() != want {
+		b.Fatalf("%s: listing Secrets gave HTTP %d (%v), want %d", sd.name, res.StatusCode(), res.Error(), want)
 	}
 }
 
