@@ -82,14 +82,15 @@ type impersonation struct {
 
 // parseImpersonation reads the headers: nil when there are none.
 func parseImpersonation(h http.Header) (*impersonation, error) {
-	req := &impersonation{name: h.Get(ImpersonateUser), groups: h.Values(ImpersonateGroup), uid: h.Get(ImpersonateUID)}
+	req := impersonation{name: h.Get(ImpersonateUser), groups: h.Values(ImpersonateGroup), uid: h.Get(ImpersonateUID)}
+	p := ImpersonateExtraPrefix
 	for name, values := range h {
-		lower := strings.ToLower(name)
-		p := strings.ToLower(ImpersonateExtraPrefix)
-		if !strings.HasPrefix(lower, p) || len(lower) == len(p) {
+		// Every request passes here: match the prefix without lowercasing
+		// (and allocating) each header's name.
+		if len(name) <= len(p) || !strings.EqualFold(name[:len(p)], p) {
 			continue
 		}
-		key, err := url.PathUnescape(lower[len(p):])
+		key, err := url.PathUnescape(strings.ToLower(name[len(p):]))
 		if err != nil {
 			return nil, fmt.Errorf("impersonation extra key %q: %w", name, err)
 		}
@@ -104,7 +105,8 @@ func parseImpersonation(h http.Header) (*impersonation, error) {
 		}
 		return nil, nil
 	}
-	return req, nil
+	out := req
+	return &out, nil
 }
 
 // attributes are the checks the actor must pass, as upstream makes them.

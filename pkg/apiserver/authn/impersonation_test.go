@@ -119,3 +119,20 @@ func TestImpersonation(t *testing.T) {
 		})
 	}
 }
+
+// TestParseImpersonationAllocs checks that a request without impersonation
+// headers, as nearly all are, costs no allocation.
+func TestParseImpersonationAllocs(t *testing.T) {
+	h := http.Header{}
+	for _, name := range []string{"Accept", "Accept-Encoding", "Authorization", "Content-Type", "User-Agent", "X-Platform-Leader-Lock"} {
+		h.Set(name, "value")
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		if req, err := parseImpersonation(h); req != nil || err != nil {
+			t.Fatalf("parseImpersonation: %v, %v; want neither", req, err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per request without impersonation, want 0", allocs)
+	}
+}

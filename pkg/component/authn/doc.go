@@ -9,7 +9,9 @@
 //     verifies against the request-header CA, with a CommonName in the
 //     allowed list when one is given; the headers are then removed;
 //  2. a client certificate verified against the client CA: the CommonName
-//     is the user, the Organizations are the groups;
+//     is the user, the Organizations are the groups (a chain that verified
+//     is remembered until it expires, so the signatures are checked once,
+//     not on every request);
 //  3. a bearer token, checked with a TokenReview sent to the API server;
 //     answers are cached, a success for the success TTL and a rejection
 //     for the failure TTL, while errors reaching the server are not.

@@ -11,11 +11,12 @@ import (
 // RequestHeader trusts identity headers set by a verified front proxy.
 type RequestHeader struct {
 	cfg RequestHeaderConfig
+	v   *verifier
 }
 
 // NewRequestHeader returns the method trusting the proxy cfg describes.
 func NewRequestHeader(cfg RequestHeaderConfig) *RequestHeader {
-	return &RequestHeader{cfg: cfg}
+	return &RequestHeader{cfg: cfg, v: newVerifier(cfg.ClientCA)}
 }
 
 // AuthenticateRequest implements Authenticator. Headers without a verified
@@ -26,7 +27,7 @@ func (a *RequestHeader) AuthenticateRequest(r *http.Request) (*User, bool, error
 	if name == "" {
 		return nil, false, nil
 	}
-	leaf, err := verifiedLeaf(r, a.cfg.ClientCA)
+	leaf, err := a.v.verifiedLeaf(r)
 	if leaf == nil || err != nil {
 		return nil, false, err
 	}
