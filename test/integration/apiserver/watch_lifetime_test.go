@@ -30,7 +30,7 @@ func TestWatch_MinRequestTimeout(t *testing.T) {
 // may compact its etcd.)
 func TestMetrics_WatchCache(t *testing.T) {
 	s := framework.Start(t)
-	w := openWatch(t, s, "/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=5")
+	w := openWatch(t, s, "/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=60")
 	defer w.Close()
 	s.Do(t, "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"m"}}`).Expect(t, http.StatusCreated)
 	w.Next(5 * time.Second)
