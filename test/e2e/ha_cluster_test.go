@@ -48,14 +48,24 @@ const (
 // The daemons the HA test runs, by binary name; each is also its lock's
 // name in platform-system.
 const (
-	haScheduler         = "platform-scheduler"
-	haControllerManager = "platform-controller-manager"
+	haScheduler              = "platform-scheduler"
+	haControllerManager      = "platform-controller-manager"
+	haCloudControllerManager = "platform-cloud-controller-manager"
 )
 
+// haLockName is the name of kind's Lease in platform-system: the
+// binary's name, except for the cloud controller manager, whose lock is
+// named cloud-controller-manager as upstream's.
+func haLockName(kind string) string {
+	if kind == haCloudControllerManager {
+		return "cloud-controller-manager"
+	}
+	return kind
+}
+
 // haDaemons are the leader-elected daemons whose takeovers the test
-// measures. The cloud controller manager joins them when it exists (with
-// its flags in startDaemon and a replica in TestHA's layout).
-var haDaemons = []string{haScheduler, haControllerManager}
+// measures.
+var haDaemons = []string{haScheduler, haControllerManager, haCloudControllerManager}
 
 // haAddrs are the simulated hosts' addresses: on Linux the whole of
 // 127.0.0.0/8 is loopback.
@@ -111,6 +121,9 @@ type haCluster struct {
 	apiserverFlags []string
 	endpointsTTL   time.Duration
 	bins           map[string]string
+	// cloudEndpoint is the socket of the simulated cloud the cloud
+	// controller managers share (startCloud).
+	cloudEndpoint string
 }
 
 // startHACluster starts three etcd members, three API servers and the
@@ -127,7 +140,8 @@ func startHACluster(t *testing.T) *haCluster {
 	c := &haCluster{t: t, dir: t.TempDir(), bins: map[string]string{
 		"etcd": etcdBin, "platform-apiserver": apiserverBinary(t),
 		haScheduler: binary(t, haScheduler), haControllerManager: binary(t, haControllerManager),
-		"platform-simnode": binary(t, "platform-simnode"),
+		haCloudControllerManager: binary(t, haCloudControllerManager),
+		"platform-simnode":       binary(t, "platform-simnode"), "platform-simcloud": binary(t, "platform-simcloud"),
 	}}
 	c.apiserverFlags, c.endpointsTTL = optionalAPIServerFlags(t, c.bins["platform-apiserver"])
 	c.defineHosts()
@@ -268,11 +282,29 @@ func (c *haCluster) startDaemon(h *haHost, name string) *unit {
 		args = append(args, "--port", "0")
 	case haControllerManager:
 		args = append(args, "--platform-api-qps", "50", "--platform-api-burst", "100")
+	case haCloudControllerManager:
+		args = append(args, "--cloud-provider=simcloud", "--cloud-provider-endpoint", c.cloudEndpoint)
 	}
 	u := c.newUnit(h, name, args...)
 	h.daemons[name] = u
 	c.mustStart(u)
 	return u
+}
+
+// startCloud runs the simulated cloud provider that every cloud
+// controller manager replica reaches over its socket: the cloud is no
+// host of the control plane, and outlives the hosts the test kills.
+func (c *haCluster) startCloud() {
+	c.t.Helper()
+	h := &haHost{name: "cloud", dir: filepath.Join(c.dir, "cloud")}
+	if err := os.MkdirAll(h.dir, 0o755); err != nil {
+		c.t.Fatal(err)
+	}
+	c.cloudEndpoint = "unix://" + filepath.Join(h.dir, "simcloud.sock")
+	u := c.newUnit(h, "platform-simcloud", "--endpoint", c.cloudEndpoint, "--instances=0",
+		"--load-balancer-cidr", lbRange(), "--state-file", filepath.Join(h.dir, "state.json"))
+	c.mustStart(u)
+	c.t.Cleanup(u.close)
 }
 
 // startNodes runs platform-simnode with n nodes through the load

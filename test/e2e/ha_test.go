@@ -53,15 +53,20 @@ func TestHA(t *testing.T) {
 	r := &haRun{t: t, c: c, rep: &haReport{}}
 	t.Cleanup(func() { r.rep.log(t) })
 	c.startNodes(3)
+	c.startCloud()
 	a, b, hc := c.hosts[0], c.hosts[1], c.hosts[2]
-	// Host a's replicas start first, so both leaders are on it; the
-	// standbys are the scheduler on b and the controller manager on c.
-	c.startDaemon(a, haScheduler)
-	c.startDaemon(a, haControllerManager)
-	c.waitLeader(haScheduler, a)
-	c.waitLeader(haControllerManager, a)
+	// Host a's replicas start first, so every leader is on it; the
+	// standbys are the scheduler on b, the controller manager on c and
+	// the cloud controller manager on b.
+	for _, kind := range haDaemons {
+		c.startDaemon(a, kind)
+	}
+	for _, kind := range haDaemons {
+		c.waitLeader(kind, a)
+	}
 	c.startDaemon(b, haScheduler)
 	c.startDaemon(hc, haControllerManager)
+	c.startDaemon(b, haCloudControllerManager)
 	r.w = startWorkload(t, c.set)
 	r.w.checkpoint(t, 4)
 	c.checkPlatformEndpoints(t, "at start", c.hosts)
@@ -239,7 +244,7 @@ func (c *haCluster) settle(since time.Time) {
 		Eventually(c.t, haTakeoverTimeout, kind+" lease renewed after "+since.Format("15:04:05.000"), func() string {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			l, err := c.set.Leases.Namespace("platform-system").Get(ctx, kind, meta.GetOptions{})
+			l, err := c.set.Leases.Namespace("platform-system").Get(ctx, haLockName(kind), meta.GetOptions{})
 			if err != nil {
 				return err.Error()
 			}
@@ -258,7 +263,7 @@ func (c *haCluster) settle(since time.Time) {
 func (c *haCluster) leaseHolder(kind string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	l, err := c.set.Leases.Namespace("platform-system").Get(ctx, kind, meta.GetOptions{})
+	l, err := c.set.Leases.Namespace("platform-system").Get(ctx, haLockName(kind), meta.GetOptions{})
 	if err != nil {
 		return "", err
 	}
