@@ -112,6 +112,8 @@ func TestDefaultBindings(t *testing.T) {
 		"system:discovery":          {group(AllAuthenticated)},
 		"system:basic-user":         {group(AllAuthenticated)},
 		"system:public-info-viewer": {group(AllAuthenticated), group(AllUnauthenticated)},
+		NodeCommonRole:              {group(NodesGroup)},
+		MonitoringGroup:             {group(MonitoringGroup)},
 		SchedulerUser:               {user(SchedulerUser)},
 		ControllerManagerUser:       {user(ControllerManagerUser)},
 		CloudControllerManagerUser:  {user(CloudControllerManagerUser)},
