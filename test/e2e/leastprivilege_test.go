@@ -169,7 +169,8 @@ func (s *Server) startDaemonAs(t *testing.T, name, kubeconfig string, args ...st
 
 // TestControlPlaneUnderNodeRBAC: the scheduler, the controller manager and
 // the simulated nodes each on their own identity (no system:masters) run
-// a Deployment under Node,RBAC; the scheduler's /metrics is delegated to
+// a Deployment under Node,RBAC; the controller manager publishes
+// --root-ca-file in every namespace; the scheduler's /metrics is delegated to
 // the API server: 200 for system:monitoring, 403 for another user and for
 // a request without credentials (system:anonymous), 401 for a token no
 // one knows.
@@ -189,8 +190,9 @@ func TestControlPlaneUnderNodeRBAC(t *testing.T) {
 	schedPort := freePort(t)
 	s.startDaemonAs(t, "platform-scheduler", s.userKubeconfig(t, "system:platform-scheduler"),
 		append(common, "--secure-port", fmt.Sprint(schedPort), "--port=0")...)
+	rootCA := filepath.Join(s.CertDir, "apiserver.crt")
 	s.startDaemonAs(t, "platform-controller-manager", s.userKubeconfig(t, "system:platform-controller-manager"),
-		append(common, "--secure-port", fmt.Sprint(freePort(t)))...)
+		append(common, "--secure-port", fmt.Sprint(freePort(t)), "--root-ca-file", rootCA)...)
 	s.StartProcess(t, "platform-simnode", "--kubeconfig", s.userKubeconfig(t, "system:node:simnode-0", "system:nodes"),
 		"--node-credentials-dir", nodeDir, fmt.Sprintf("--nodes=%d", nodes), "--readiness-delay=500ms")
 
@@ -212,6 +214,25 @@ func TestControlPlaneUnderNodeRBAC(t *testing.T) {
 			t.Errorf("pod on %q", p)
 		}
 	}
+
+	// root-ca-cert-publisher: the bundle in every namespace, put back when
+	// deleted or changed.
+	caPEM, err := os.ReadFile(rootCA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.MustKubectl(t, "create", "namespace", "team-a")
+	published := func(ns string) func() string {
+		return func() string {
+			return want(s.field(t, `{.data.ca\.crt}`, "get", "configmap", "platform-root-ca.crt", "-n", ns), strings.TrimSpace(string(caPEM)))
+		}
+	}
+	Eventually(t, 20*time.Second, "platform-root-ca.crt in default", published("default"))
+	Eventually(t, 20*time.Second, "platform-root-ca.crt in team-a", published("team-a"))
+	s.MustKubectl(t, "delete", "configmap", "platform-root-ca.crt", "-n", "team-a")
+	Eventually(t, 20*time.Second, "platform-root-ca.crt recreated", published("team-a"))
+	s.MustKubectl(t, "patch", "configmap", "platform-root-ca.crt", "-n", "team-a", "--type=merge", "-p", `{"data":{"ca.crt":"forged"}}`)
+	Eventually(t, 20*time.Second, "platform-root-ca.crt put back", published("team-a"))
 
 	url := fmt.Sprintf("https://127.0.0.1:%d/metrics", schedPort)
 	for _, c := range []struct {

@@ -13,6 +13,7 @@ import (
 	"platform.io/platform/pkg/controller/nodelifecycle"
 	"platform.io/platform/pkg/controller/podgc"
 	"platform.io/platform/pkg/controller/replicaset"
+	"platform.io/platform/pkg/controller/rootcacertpublisher"
 	"platform.io/platform/pkg/controller/serviceaccount"
 	"platform.io/platform/pkg/controller/statefulset"
 	"platform.io/platform/pkg/controller/ttlafterfinished"
@@ -33,6 +34,7 @@ func Descriptors() []controller.Descriptor {
 		garbagecollector.Descriptor(),
 		namespace.Descriptor(),
 		serviceaccount.Descriptor(),
+		rootcacertpublisher.Descriptor(),
 		nodeipam.Descriptor(),
 		nodelifecycle.Descriptor(),
 		podgc.Descriptor(),

@@ -65,6 +65,8 @@ func TestRolesAreNarrow(t *testing.T) {
 		{ControllerManagerUser, need("impersonate", legacy, "users")},
 		{"system:controller:replicaset-controller", need("delete", apps, "deployments")},
 		{"system:controller:endpoint-controller", need("get", legacy, "secrets")},
+		{"system:controller:root-ca-cert-publisher", need("get", legacy, "secrets")},
+		{"system:controller:root-ca-cert-publisher", need("delete", legacy, "configmaps")},
 		{CloudControllerManagerUser, need("delete", legacy, "pods")},
 		{"view", need("get", legacy, "secrets")},
 	} {
