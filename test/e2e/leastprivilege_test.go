@@ -159,11 +159,11 @@ func TestKubectlRBAC(t *testing.T) {
 
 // startDaemonAs runs a daemon with kubeconfig for the API server and for
 // delegated authentication and authorization of its secure port.
-func (s *Server) startDaemonAs(t *testing.T, name, kubeconfig string, args ...string) {
+func (s *Server) startDaemonAs(t *testing.T, name, kubeconfig string, args ...string) *Process {
 	t.Helper()
 	// StartProcess puts the admin's --kubeconfig first; the later flag
 	// replaces it.
-	s.StartProcess(t, name, append([]string{"--kubeconfig", kubeconfig,
+	return s.StartProcess(t, name, append([]string{"--kubeconfig", kubeconfig,
 		"--authentication-kubeconfig", kubeconfig, "--authorization-kubeconfig", kubeconfig}, args...)...)
 }
 
@@ -188,11 +188,11 @@ func TestControlPlaneUnderNodeRBAC(t *testing.T) {
 	common := []string{"--bind-address", "127.0.0.1", "--leader-elect-lease-duration=4s",
 		"--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms"}
 	schedPort := freePort(t)
-	s.startDaemonAs(t, "platform-scheduler", s.userKubeconfig(t, "system:platform-scheduler"),
+	_ = s.startDaemonAs(t, "platform-scheduler", s.userKubeconfig(t, "system:platform-scheduler"),
 		append(common, "--secure-port", fmt.Sprint(schedPort), "--port=0")...)
 	rootCA := filepath.Join(s.CertDir, "apiserver.crt")
-	s.startDaemonAs(t, "platform-controller-manager", s.userKubeconfig(t, "system:platform-controller-manager"),
-		append(common, "--secure-port", fmt.Sprint(freePort(t)), "--root-ca-file", rootCA)...)
+	cmLog := s.startDaemonAs(t, "platform-controller-manager", s.userKubeconfig(t, "system:platform-controller-manager"),
+		append(common, "--secure-port", fmt.Sprint(freePort(t)), "--root-ca-file", rootCA, "--use-service-account-credentials")...)
 	s.StartProcess(t, "platform-simnode", "--kubeconfig", s.userKubeconfig(t, "system:node:simnode-0", "system:nodes"),
 		"--node-credentials-dir", nodeDir, fmt.Sprintf("--nodes=%d", nodes), "--readiness-delay=500ms")
 
@@ -233,6 +233,24 @@ func TestControlPlaneUnderNodeRBAC(t *testing.T) {
 	Eventually(t, 20*time.Second, "platform-root-ca.crt recreated", published("team-a"))
 	s.MustKubectl(t, "patch", "configmap", "platform-root-ca.crt", "-n", "team-a", "--type=merge", "-p", `{"data":{"ca.crt":"forged"}}`)
 	Eventually(t, 20*time.Second, "platform-root-ca.crt put back", published("team-a"))
+
+	// --use-service-account-credentials: each loop acts as its own
+	// account. Without its binding the replicaset loop can no longer create
+	// pods, while the manager's own identity still could.
+	for _, sa := range []string{"deployment-controller", "replicaset-controller", "root-ca-cert-publisher"} {
+		s.MustKubectl(t, "get", "serviceaccount", sa, "-n", "platform-system")
+	}
+	s.MustKubectl(t, "delete", "clusterrolebinding", "system:controller:replicaset-controller")
+	s.MustKubectl(t, "scale", "deployment", "web", "--replicas=3")
+	Eventually(t, 30*time.Second, "the replicaset loop refused as its service account", func() string {
+		if strings.Contains(tail(cmLog.LogPath, 200), `User \"system:serviceaccount:platform-system:replicaset-controller\" cannot create resource \"pods\"`) {
+			return ""
+		}
+		return "no 403 for the replicaset-controller account in the log"
+	})
+	if n := strings.Fields(s.MustKubectl(t, "get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].metadata.name}")); len(n) != 2 {
+		t.Errorf("pods %v: want still 2 without the replicaset loop's binding", n)
+	}
 
 	url := fmt.Sprintf("https://127.0.0.1:%d/metrics", schedPort)
 	for _, c := range []struct {

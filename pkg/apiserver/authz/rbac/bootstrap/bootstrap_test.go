@@ -90,6 +90,9 @@ func TestEveryLoopHasARole(t *testing.T) {
 		if !slices.Contains(loops, c.Loop) {
 			t.Errorf("role for unknown loop %s", c.Loop)
 		}
+		if got := app.ServiceAccount(c.Loop); got != c.Account {
+			t.Errorf("loop %s runs as service account %q with --use-service-account-credentials, its role is bound to %q", c.Loop, got, c.Account)
+		}
 	}
 	p := Default()
 	for _, c := range Controllers {
