@@ -37,6 +37,9 @@ trap cleanup INT TERM EXIT
 	--tls-private-key-file "$LOCAL/certs/apiserver.key" \
 	--client-ca-file "$LOCAL/certs/ca.crt" \
 	--authorization-mode Node,RBAC \
+	--service-account-issuer "https://127.0.0.1:$PORT" \
+	--service-account-signing-key-file "$LOCAL/certs/sa.key" \
+	--service-account-key-file "$LOCAL/certs/sa.key" \
 	--bind-address 127.0.0.1 \
 	--secure-port "$PORT" \
 	>"$LOCAL/logs/apiserver.log" 2>&1 &
@@ -99,7 +102,9 @@ daemon() {
 }
 CLUSTER_CIDR=${CLUSTER_CIDR:-10.0.0.0/8}
 daemon scheduler
-daemon controller-manager --allocate-node-cidrs --cluster-cidr "$CLUSTER_CIDR"
+# Each loop of the controller manager runs on its own service account.
+daemon controller-manager --allocate-node-cidrs --cluster-cidr "$CLUSTER_CIDR" \
+	--use-service-account-credentials --root-ca-file "$LOCAL/certs/ca.crt"
 
 # The cloud controller manager starts the simulated cloud (test/simcloud)
 # as its provider plugin; the simulated nodes then register for it.

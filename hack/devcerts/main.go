@@ -5,7 +5,8 @@
 // one client pair per daemon (scheduler.crt, controller-manager.crt,
 // cloud-controller-manager.crt: users system:platform-<daemon>), and one
 // per simulated node (nodes/<name>.crt: user system:node:<name> in group
-// system:nodes). Existing files are kept, so kubeconfigs stay valid across
+// system:nodes), and sa.key, the key that signs service-account tokens.
+// Existing files are kept, so kubeconfigs stay valid across
 // restarts; a missing one is made with the existing CA.
 package main
 
@@ -69,6 +70,10 @@ func run(dir string, hosts []string, nodes int, prefix string) error {
 	if err := ensure(dir, "apiserver", func() (*certs.Pair, error) {
 		return certs.NewServing(ca, "platform-apiserver", hosts)
 	}); err != nil {
+		return err
+	}
+	// The token signer is a key pair like any other; only sa.key is used.
+	if err := ensure(dir, "sa", func() (*certs.Pair, error) { return certs.NewCA("platform-service-account-signer") }); err != nil {
 		return err
 	}
 	for _, c := range clientPairs() {
