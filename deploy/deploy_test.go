@@ -115,6 +115,42 @@ func TestUnits(t *testing.T) {
 	}
 }
 
+// TestLeastPrivilege: the API server authorizes with Node,RBAC, and each
+// daemon reaches it with its own kubeconfig (its own client certificate,
+// docs/operations.md), never the admin's.
+func TestLeastPrivilege(t *testing.T) {
+	for _, c := range components {
+		if c.name == "etcd" {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			u := readUnit(t, filepath.Join("systemd", c.unit))
+			argv := expandAll(t, strings.Fields(u["Service.ExecStart"]), readEnv(t, c.name))
+			if c.name == "apiserver" {
+				if !slices.Contains(argv, "--authorization-mode=Node,RBAC") {
+					t.Errorf("the API server does not run --authorization-mode=Node,RBAC: %q", argv)
+				}
+				return
+			}
+			own := "/etc/platform/" + c.name + ".kubeconfig"
+			n := 0
+			for _, a := range argv {
+				name, value, _ := strings.Cut(a, "=")
+				if !strings.HasSuffix(name, "kubeconfig") {
+					continue
+				}
+				n++
+				if value != own {
+					t.Errorf("%s=%s, want the daemon's own %s", name, value, own)
+				}
+			}
+			if n < 2 {
+				t.Errorf("want --authentication-kubeconfig and --authorization-kubeconfig (and --kubeconfig) set to %s, found %d", own, n)
+			}
+		})
+	}
+}
+
 // dependency is the unit a component's unit must start after.
 func dependency(c component) string {
 	switch c.name {

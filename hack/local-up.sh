@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Starts the local control plane for development: the API server with an
 # embedded etcd (data in _output/local), and every other daemon that is built.
-# Writes an admin kubeconfig and prints how to use it. Ctrl-C stops all.
+# The API server authorizes with Node,RBAC; each daemon and each simulated
+# node reaches it with its own client certificate (hack/devcerts), never as
+# system:masters. Writes an admin kubeconfig and prints how to use it.
+# Ctrl-C stops all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +14,8 @@ LOCAL=$(cd "${LOCAL_DIR:-_output/local}" && pwd)
 PORT=${API_PORT:-6443}
 KUBECONFIG_OUT=$LOCAL/admin.kubeconfig
 mkdir -p "$LOCAL/logs"
-go run ./hack/devcerts -dir "$LOCAL/certs"
+NODES=${NODES:-3}
+go run ./hack/devcerts -dir "$LOCAL/certs" -nodes "$NODES" -node-prefix "${NODE_PREFIX:-simnode-}"
 
 pids=()
 cleanup() {
@@ -32,6 +36,10 @@ trap cleanup INT TERM EXIT
 	--tls-cert-file "$LOCAL/certs/apiserver.crt" \
 	--tls-private-key-file "$LOCAL/certs/apiserver.key" \
 	--client-ca-file "$LOCAL/certs/ca.crt" \
+	--authorization-mode Node,RBAC \
+	--service-account-issuer "https://127.0.0.1:$PORT" \
+	--service-account-signing-key-file "$LOCAL/certs/sa.key" \
+	--service-account-key-file "$LOCAL/certs/sa.key" \
 	--bind-address 127.0.0.1 \
 	--secure-port "$PORT" \
 	>"$LOCAL/logs/apiserver.log" 2>&1 &
@@ -48,7 +56,10 @@ for i in $(seq 1 120); do
 done
 
 b64() { base64 -w0 < "$1"; }
-cat > "$KUBECONFIG_OUT" <<KC
+# kubeconfig NAME CERT: writes $LOCAL/NAME.kubeconfig, authenticating with
+# the client pair $LOCAL/certs/CERT.{crt,key}.
+kubeconfig() {
+	cat > "$LOCAL/$1.kubeconfig" <<KC
 apiVersion: v1
 kind: Config
 clusters:
@@ -57,27 +68,33 @@ clusters:
     server: https://127.0.0.1:$PORT
     certificate-authority-data: $(b64 "$LOCAL/certs/ca.crt")
 users:
-- name: admin
+- name: $1
   user:
-    client-certificate-data: $(b64 "$LOCAL/certs/admin.crt")
-    client-key-data: $(b64 "$LOCAL/certs/admin.key")
+    client-certificate-data: $(b64 "$LOCAL/certs/$2.crt")
+    client-key-data: $(b64 "$LOCAL/certs/$2.key")
 contexts:
 - name: local
   context:
     cluster: local
-    user: admin
+    user: $1
 current-context: local
 KC
+}
+kubeconfig admin admin
+for d in scheduler controller-manager cloud-controller-manager; do kubeconfig "$d" "$d"; done
+kubeconfig simnode "nodes/${NODE_PREFIX:-simnode-}0"
 
-# The other daemons: each reaches the API server with the admin kubeconfig,
-# and uses it for delegated authentication and authorization of its own
-# secure port (the API server's reviews allow the admin).
+# The other daemons: each reaches the API server with its own kubeconfig,
+# and uses it too for delegated authentication and authorization of its own
+# secure port (its bootstrap role may create TokenReviews and
+# SubjectAccessReviews and read extension-apiserver-authentication).
 daemon() {
 	local name=$1; shift
 	[ -x "$BIN/platform-$name" ] || return 0
-	"$BIN/platform-$name" --kubeconfig "$KUBECONFIG_OUT" \
-		--authentication-kubeconfig "$KUBECONFIG_OUT" \
-		--authorization-kubeconfig "$KUBECONFIG_OUT" \
+	local kc=$LOCAL/$name.kubeconfig
+	"$BIN/platform-$name" --kubeconfig "$kc" \
+		--authentication-kubeconfig "$kc" \
+		--authorization-kubeconfig "$kc" \
 		--bind-address 127.0.0.1 "$@" \
 		>"$LOCAL/logs/$name.log" 2>&1 &
 	pids+=($!)
@@ -85,15 +102,17 @@ daemon() {
 }
 CLUSTER_CIDR=${CLUSTER_CIDR:-10.0.0.0/8}
 daemon scheduler
-daemon controller-manager --allocate-node-cidrs --cluster-cidr "$CLUSTER_CIDR"
+# Each loop of the controller manager runs on its own service account.
+daemon controller-manager --allocate-node-cidrs --cluster-cidr "$CLUSTER_CIDR" \
+	--use-service-account-credentials --root-ca-file "$LOCAL/certs/ca.crt"
 
 # The cloud controller manager starts the simulated cloud (test/simcloud)
 # as its provider plugin; the simulated nodes then register for it.
 cloud_flags=()
 if [ -x "$BIN/platform-cloud-controller-manager" ] && [ -x "$BIN/platform-simcloud" ]; then
 	cat > "$LOCAL/simcloud.yaml" <<CC
-kubeconfig: $KUBECONFIG_OUT
-instances: ${NODES:-3}
+kubeconfig: $LOCAL/cloud-controller-manager.kubeconfig
+instances: $NODES
 controlAddress: 127.0.0.1:${SIMCLOUD_CONTROL_PORT:-10270}
 stateFile: $LOCAL/simcloud-state.json
 CC
@@ -103,12 +122,14 @@ CC
 	cloud_flags=(--cloud-provider external)
 fi
 
-# Simulated nodes run the pods the scheduler binds (test/simnode).
+# Simulated nodes run the pods the scheduler binds (test/simnode), each as
+# system:node:<name> with its certificate from $LOCAL/certs/nodes.
 if [ -x "$BIN/platform-simnode" ]; then
-	"$BIN/platform-simnode" --kubeconfig "$KUBECONFIG_OUT" --nodes "${NODES:-3}" "${cloud_flags[@]}" \
+	"$BIN/platform-simnode" --kubeconfig "$LOCAL/simnode.kubeconfig" --nodes "$NODES" \
+		--name-prefix "${NODE_PREFIX:-simnode-}" --node-credentials-dir "$LOCAL/certs/nodes" "${cloud_flags[@]}" \
 		>"$LOCAL/logs/simnode.log" 2>&1 &
 	pids+=($!)
-	echo "started ${NODES:-3} simulated nodes (log: $LOCAL/logs/simnode.log)"
+	echo "started $NODES simulated nodes (log: $LOCAL/logs/simnode.log)"
 fi
 
 cat <<MSG

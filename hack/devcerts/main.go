@@ -1,47 +1,105 @@
 // Command devcerts writes the certificates of a local control plane into a
-// directory, once: a CA (ca.crt), the API server's serving pair
-// (apiserver.crt, signed by the CA) and an admin client pair (admin.crt,
-// user "admin" in group "system:masters"). Existing files are kept, so
-// kubeconfigs stay valid across restarts.
+// directory: a CA (ca.crt, ca.key), the API server's serving pair
+// (apiserver.crt, for localhost, 127.0.0.1 and every -hosts entry), an
+// admin client pair (admin.crt: user "admin" in group "system:masters"),
+// one client pair per daemon (scheduler.crt, controller-manager.crt,
+// cloud-controller-manager.crt: users system:platform-<daemon>), and one
+// per simulated node (nodes/<name>.crt: user system:node:<name> in group
+// system:nodes), and sa.key, the key that signs service-account tokens.
+// Existing files are kept, so kubeconfigs stay valid across
+// restarts; a missing one is made with the existing CA.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"platform.io/platform/pkg/component/certs"
 )
 
 func main() {
 	dir := flag.String("dir", "_output/local/certs", "directory of the certificates")
+	hosts := flag.String("hosts", "", "comma-separated extra names and IPs of the API server's serving certificate (its advertise address)")
+	nodes := flag.Int("nodes", 0, "number of simulated nodes to write a client certificate for")
+	prefix := flag.String("node-prefix", "simnode-", "prefix of the simulated nodes' names; node i is <prefix><i>")
 	flag.Parse()
-	if err := run(*dir); err != nil {
+	var extra []string
+	if *hosts != "" {
+		extra = strings.Split(*hosts, ",")
+	}
+	if err := run(*dir, extra, *nodes, *prefix); err != nil {
 		fmt.Fprintf(os.Stderr, "devcerts: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string) error {
-	if _, err := certs.Load(dir, "admin"); err == nil {
-		return nil
+// clientPairs are the client pairs besides the nodes': file name, user
+// and groups.
+func clientPairs() []struct {
+	file, user string
+	groups     []string
+} {
+	return []struct {
+		file, user string
+		groups     []string
+	}{
+		{"admin", "admin", []string{"system:masters"}},
+		{"scheduler", "system:platform-scheduler", nil},
+		{"controller-manager", "system:platform-controller-manager", nil},
+		{"cloud-controller-manager", "system:platform-cloud-controller-manager", nil},
 	}
-	ca, err := certs.NewCA("platform-local-ca")
+}
+
+func run(dir string, hosts []string, nodes int, prefix string) error {
+	ca, err := certs.Load(dir, "ca")
 	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("load the CA: %w", err)
+		}
+		if ca, err = certs.NewCA("platform-local-ca"); err != nil {
+			return err
+		}
+		if err := ca.Write(dir, "ca"); err != nil {
+			return err
+		}
+	}
+	if err := ensure(dir, "apiserver", func() (*certs.Pair, error) {
+		return certs.NewServing(ca, "platform-apiserver", hosts)
+	}); err != nil {
 		return err
 	}
-	srv, err := certs.NewServing(ca, "platform-apiserver", nil)
-	if err != nil {
+	// The token signer is a key pair like any other; only sa.key is used.
+	if err := ensure(dir, "sa", func() (*certs.Pair, error) { return certs.NewCA("platform-service-account-signer") }); err != nil {
 		return err
 	}
-	admin, err := certs.NewClient(ca, "admin", []string{"system:masters"})
-	if err != nil {
-		return err
+	for _, c := range clientPairs() {
+		if err := ensure(dir, c.file, func() (*certs.Pair, error) { return certs.NewClient(ca, c.user, c.groups) }); err != nil {
+			return err
+		}
 	}
-	for name, p := range map[string]*certs.Pair{"ca": ca, "apiserver": srv, "admin": admin} {
-		if err := p.Write(dir, name); err != nil {
+	for i := range nodes {
+		name := fmt.Sprintf("%s%d", prefix, i)
+		if err := ensure(filepath.Join(dir, "nodes"), name, func() (*certs.Pair, error) {
+			return certs.NewClient(ca, "system:node:"+name, []string{"system:nodes"})
+		}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// ensure writes dir/name.{crt,key} made by mk unless the pair is there.
+func ensure(dir, name string, mk func() (*certs.Pair, error)) error {
+	if _, err := certs.Load(dir, name); err == nil {
+		return nil
+	}
+	p, err := mk()
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return p.Write(dir, name)
 }

@@ -17,6 +17,8 @@ import (
 type clientIdentity struct {
 	CAFile string
 	Admin  *certs.Pair
+	// CA signs further client certificates (other users, daemons, nodes).
+	CA *certs.Pair
 }
 
 // newClientIdentity writes a new client CA into dir.
@@ -33,7 +35,7 @@ func newClientIdentity(t testing.TB, dir string) *clientIdentity {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	id := &clientIdentity{CAFile: filepath.Join(dir, "client-ca.crt"), Admin: admin}
+	id := &clientIdentity{CAFile: filepath.Join(dir, "client-ca.crt"), Admin: admin, CA: ca}
 	if err := os.WriteFile(id.CAFile, ca.CertPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}

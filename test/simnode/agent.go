@@ -43,6 +43,11 @@ type Config struct {
 	ExternalCloud bool
 	// Now is the clock; nil means the wall clock.
 	Now func() time.Time
+	// NodeClients, when set, returns the clients node name writes its
+	// Node, Lease and pods' status through, so each node acts on its own
+	// identity (system:node:<name>) and the Node authorizer applies; nil
+	// means every node uses the agent's clients.
+	NodeClients func(name string) (*client.Set, error)
 }
 
 // Config returns the options as a Config; call Validate first.
@@ -88,6 +93,13 @@ func New(lg *zap.Logger, clients *client.Set, cfg Config) (*Agent, error) {
 	}
 	for i := 0; i < cfg.Nodes; i++ {
 		n := newSimNode(cfg.NamePrefix, i, cfg.Zones)
+		n.clients = clients
+		if cfg.NodeClients != nil {
+			var err error
+			if n.clients, err = cfg.NodeClients(n.name); err != nil {
+				return nil, fmt.Errorf("simnode: clients of node %s: %w", n.name, err)
+			}
+		}
 		a.nodes[n.name] = n
 		a.names = append(a.names, n.name)
 	}
@@ -196,7 +208,7 @@ func (a *Agent) register(ctx context.Context) error {
 		n := a.nodes[name]
 		g.Go(func() error {
 			now := a.now()
-			_, err := a.clients.Nodes.Create(gctx, n.object(&a.cfg, now), meta.WriteOptions{})
+			_, err := n.clients.Nodes.Create(gctx, n.object(&a.cfg, now), meta.WriteOptions{})
 			if apierrors.IsAlreadyExists(err) {
 				err = a.updateStatus(gctx, n, now)
 			}

@@ -57,7 +57,7 @@ func (a *Agent) reconcileNode(ctx context.Context, name string) (ctrl.Result, er
 // one update; a conflict or a missing lease drops it and the next attempt
 // reads the lease afresh.
 func (a *Agent) renewLease(ctx context.Context, n *simNode, last *leaseState, now time.Time) error {
-	leases := a.clients.Leases.Namespace(corev1.NamespaceNodeLease)
+	leases := n.clients.Leases.Namespace(corev1.NamespaceNodeLease)
 	var cur *coordinationv1.Lease
 	if last != nil {
 		cur = last.obj
@@ -115,16 +115,16 @@ func (a *Agent) nodeOwner(name string) []meta.OwnerReference {
 // updateStatus reports the node's status with a fresh heartbeat, over the
 // node as the server has it.
 func (a *Agent) updateStatus(ctx context.Context, n *simNode, now time.Time) error {
-	node, err := a.clients.Nodes.Get(ctx, n.name, meta.GetOptions{})
+	node, err := n.clients.Nodes.Get(ctx, n.name, meta.GetOptions{})
 	if apierrors.IsNotFound(err) {
-		_, err = a.clients.Nodes.Create(ctx, n.object(&a.cfg, now), meta.WriteOptions{})
+		_, err = n.clients.Nodes.Create(ctx, n.object(&a.cfg, now), meta.WriteOptions{})
 		return err
 	}
 	if err != nil {
 		return fmt.Errorf("get node %s: %w", n.name, err)
 	}
 	n.setStatus(&node.Status, &a.cfg, now)
-	if _, err := a.clients.Nodes.UpdateStatus(ctx, node, meta.WriteOptions{}); err != nil {
+	if _, err := n.clients.Nodes.UpdateStatus(ctx, node, meta.WriteOptions{}); err != nil {
 		return fmt.Errorf("update status of node %s: %w", n.name, err)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
 	"platform.io/client/api/resource"
+	"platform.io/client/client"
 )
 
 // maxNodes bounds the node count so that every node gets its own /24 of
@@ -37,6 +38,8 @@ type simNode struct {
 	index  int
 	zone   string
 	hostIP string
+	// clients act as this node.
+	clients *client.Set
 
 	mu         sync.Mutex
 	stopped    bool

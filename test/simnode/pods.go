@@ -40,7 +40,7 @@ func (a *Agent) reconcilePod(ctx context.Context, key string) (ctrl.Result, erro
 	if st.status != nil {
 		p := *pod
 		p.Status = *st.status
-		if _, err := a.clients.Pods.Namespace(ns).UpdateStatus(ctx, &p, meta.WriteOptions{}); err != nil {
+		if _, err := n.clients.Pods.Namespace(ns).UpdateStatus(ctx, &p, meta.WriteOptions{}); err != nil {
 			if apierrors.IsNotFound(err) {
 				return ctrl.Result{}, nil
 			}
@@ -52,7 +52,7 @@ func (a *Agent) reconcilePod(ctx context.Context, key string) (ctrl.Result, erro
 	}
 	if st.delete {
 		zero, uid := int64(0), pod.UID
-		err := a.clients.Pods.Namespace(ns).Delete(ctx, name, &meta.DeleteOptions{GracePeriodSeconds: &zero, Preconditions: &meta.Preconditions{UID: &uid}})
+		err := n.clients.Pods.Namespace(ns).Delete(ctx, name, &meta.DeleteOptions{GracePeriodSeconds: &zero, Preconditions: &meta.Preconditions{UID: &uid}})
 		if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
 			return ctrl.Result{}, fmt.Errorf("simnode: confirm deletion of pod %s: %w", key, err)
 		}

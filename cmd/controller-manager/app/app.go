@@ -10,10 +10,13 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/sync/errgroup"
 
+	"platform.io/client/rest"
+
 	"platform.io/platform/pkg/component/daemon"
 	"platform.io/platform/pkg/component/options"
 	"platform.io/platform/pkg/component/run"
 	"platform.io/platform/pkg/controller"
+	"platform.io/platform/pkg/controller/sacredentials"
 )
 
 // Spec returns the daemon's description for the shared runner.
@@ -30,31 +33,71 @@ sets, jobs, cron jobs, endpoints, garbage collection, namespaces, nodes.`,
 		Defaults:   options.ControllerManagerDefaults(),
 		NewOptions: func() daemon.Options { return NewOptions(table) },
 		New: func(ctx context.Context, d *daemon.Deps) (run.Runnable, error) {
-			return newManager(d, table, d.Own.(*Options))
+			return newManager(ctx, d, table, d.Own.(*Options))
 		},
 	}
 }
 
 // newManager builds every enabled loop; the Runnable runs them all and
 // ends when the first fails or ctx ends.
-func newManager(d *daemon.Deps, table []controller.Descriptor, o *Options) (run.Runnable, error) {
+func newManager(ctx context.Context, d *daemon.Deps, table []controller.Descriptor, o *Options) (run.Runnable, error) {
 	var loops []namedRunnable
+	var tokens *sacredentials.Provider
+	if o.UseServiceAccountCredentials {
+		var err error
+		if tokens, err = sacredentials.New(d.Logger.Named("tokens"), d.Config, d.REST); err != nil {
+			return nil, err
+		}
+		loops = append(loops, namedRunnable{"service-account-tokens", run.Func(tokens.Run)})
+	}
 	for i, desc := range table {
 		if !controller.Enabled(o.Controllers, desc.Name, desc.DisabledByDefault) {
 			d.Logger.Info("controller disabled", zap.String("controller", desc.Name))
 			continue
 		}
-		r, err := desc.New(controller.Context{Deps: d}, o.loops[i])
+		deps, err := loopDeps(ctx, d, tokens, desc.Name)
+		if err != nil {
+			return nil, fmt.Errorf("controller %s: %w", desc.Name, err)
+		}
+		r, err := desc.New(controller.Context{Deps: deps}, o.loops[i])
 		if err != nil {
 			return nil, fmt.Errorf("controller %s: %w", desc.Name, err)
 		}
 		loops = append(loops, namedRunnable{desc.Name, r})
 		d.Logger.Info("controller enabled", zap.String("controller", desc.Name))
 	}
-	if len(loops) == 0 {
+	if len(loops) == 0 || tokens != nil && len(loops) == 1 {
 		return nil, errors.New("--controllers: no controller is enabled")
 	}
-	return run.Func(func(ctx context.Context) error { return runAll(ctx, d.Logger, loops) }), nil
+	return run.Func(func(ctx context.Context) error {
+		if tokens != nil {
+			defer func() { _ = tokens.Close() }()
+		}
+		return runAll(ctx, d.Logger, loops)
+	}), nil
+}
+
+// loopDeps is what loop is built from: d itself, or with tokens, d with a
+// work client authenticated as the loop's service account.
+func loopDeps(ctx context.Context, d *daemon.Deps, tokens *sacredentials.Provider, loop string) (*daemon.Deps, error) {
+	if tokens == nil {
+		return d, nil
+	}
+	account := ServiceAccount(loop)
+	if account == "" {
+		return nil, errors.New("no service account is known for it")
+	}
+	cfg, err := tokens.Config(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := rest.NewClient(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("client of service account %s: %w", account, err)
+	}
+	d.Logger.Info("controller uses its service account", zap.String("controller", loop),
+		zap.String("user", "system:serviceaccount:"+sacredentials.Namespace+":"+account))
+	return d.WithREST(rc), nil
 }
 
 type namedRunnable struct {

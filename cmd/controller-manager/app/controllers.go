@@ -13,6 +13,7 @@ import (
 	"platform.io/platform/pkg/controller/nodelifecycle"
 	"platform.io/platform/pkg/controller/podgc"
 	"platform.io/platform/pkg/controller/replicaset"
+	"platform.io/platform/pkg/controller/rootcacertpublisher"
 	"platform.io/platform/pkg/controller/serviceaccount"
 	"platform.io/platform/pkg/controller/statefulset"
 	"platform.io/platform/pkg/controller/ttlafterfinished"
@@ -33,8 +34,32 @@ func Descriptors() []controller.Descriptor {
 		garbagecollector.Descriptor(),
 		namespace.Descriptor(),
 		serviceaccount.Descriptor(),
+		rootcacertpublisher.Descriptor(),
 		nodeipam.Descriptor(),
 		nodelifecycle.Descriptor(),
 		podgc.Descriptor(),
 	}
+}
+
+// ServiceAccount is the account in platform-system a loop runs as with
+// --use-service-account-credentials: upstream's names, which the
+// bootstrap roles system:controller:<account> are bound to.
+func ServiceAccount(loop string) string {
+	return map[string]string{
+		"deployment":             "deployment-controller",
+		"replicaset":             "replicaset-controller",
+		"statefulset":            "statefulset-controller",
+		"daemonset":              "daemon-set-controller",
+		"job":                    "job-controller",
+		"cronjob":                "cronjob-controller",
+		"ttl-after-finished":     "ttl-after-finished-controller",
+		"endpoint":               "endpoint-controller",
+		"garbagecollector":       "generic-garbage-collector",
+		"namespace":              "namespace-controller",
+		"serviceaccount":         "service-account-controller",
+		"root-ca-cert-publisher": "root-ca-cert-publisher",
+		"nodeipam":               "node-ipam-controller",
+		"nodelifecycle":          "node-controller",
+		"podgc":                  "pod-garbage-collector",
+	}[loop]
 }

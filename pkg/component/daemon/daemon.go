@@ -319,6 +319,17 @@ func (s *Spec) deps(ctx context.Context, lg *zap.Logger, p parsed) (*Deps, error
 	}, nil
 }
 
+// WithREST returns a copy of d whose work client (REST, Clients) is rc,
+// its writes fenced by d's leader lock like d's own: for a part of the
+// daemon that acts on another identity (a controller loop on its service
+// account). The informers, events and everything else are d's.
+func (d *Deps) WithREST(rc *rest.Client) *Deps {
+	c := *d
+	c.REST = rc.WithFence(d.fence)
+	c.Clients = client.NewSet(c.REST)
+	return &c
+}
+
 // afterSync runs work once every declared informer has synced.
 func afterSync(f *informer.Factory, work run.Runnable) run.Runnable {
 	return run.Func(func(ctx context.Context) error {

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -31,6 +32,7 @@ type flags struct {
 	qps                float32
 	burst              int
 	controlAddress     string
+	nodeCredentialsDir string
 	verbose            bool
 }
 
@@ -42,9 +44,10 @@ func run(args []string) int {
 	fs := pflag.NewFlagSet("platform-simnode", pflag.ContinueOnError)
 	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "Path to a kubeconfig file with the API server's address and credentials.")
 	fs.StringVar(&f.master, "master", "", "The API server's address, overriding the kubeconfig's.")
-	fs.Float32Var(&f.qps, "qps", f.qps, "Requests per second to the API server, for all nodes together.")
+	fs.Float32Var(&f.qps, "qps", f.qps, "Requests per second to the API server, for all nodes together (for each node with --node-credentials-dir).")
 	fs.IntVar(&f.burst, "burst", f.burst, "Burst of requests to the API server above --qps.")
 	fs.StringVar(&f.controlAddress, "control-address", "", "host:port of the control endpoint (stop/resume heartbeats); empty for none.")
+	fs.StringVar(&f.nodeCredentialsDir, "node-credentials-dir", "", "Directory of a client certificate per node, <dir>/<node name>.crt and .key (user system:node:<name> in group system:nodes): each node then reaches the API server as itself, the kubeconfig giving only the server and its CA. Empty: every node uses the kubeconfig's credentials.")
 	fs.BoolVar(&f.verbose, "v", false, "Log at debug level.")
 	opts.AddFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -85,11 +88,14 @@ func serve(ctx context.Context, lg *zap.Logger, f flags, cfg *simnode.Config) er
 		return fmt.Errorf("client config: %w", err)
 	}
 	rc.QPS, rc.Burst = f.qps, f.burst
-	rcl, err := rest.NewClient(rc)
-	if err != nil {
-		return fmt.Errorf("client: %w", err)
+	if f.nodeCredentialsDir != "" {
+		cfg.NodeClients = func(name string) (*client.Set, error) { return nodeClients(rc, f.nodeCredentialsDir, name) }
 	}
-	agent, err := simnode.New(lg, client.NewSet(rcl), *cfg)
+	shared, err := sharedClients(rc, f, cfg)
+	if err != nil {
+		return err
+	}
+	agent, err := simnode.New(lg, shared, *cfg)
 	if err != nil {
 		return err
 	}
@@ -105,4 +111,33 @@ func serve(ctx context.Context, lg *zap.Logger, f flags, cfg *simnode.Config) er
 	}
 	lg.Info("Running simulated nodes", zap.Int("nodes", cfg.Nodes), zap.Strings("zones", cfg.Zones))
 	return agent.Run(ctx)
+}
+
+// sharedClients are the clients of the agent's informers (pods bound to
+// any node, and nodes): the kubeconfig's, or with per-node credentials
+// those of the first node, as every node may list and watch them.
+func sharedClients(rc *rest.Config, f flags, cfg *simnode.Config) (*client.Set, error) {
+	if cfg.NodeClients != nil && cfg.Nodes > 0 {
+		return cfg.NodeClients(cfg.NamePrefix + "0")
+	}
+	rcl, err := rest.NewClient(rc)
+	if err != nil {
+		return nil, fmt.Errorf("client: %w", err)
+	}
+	return client.NewSet(rcl), nil
+}
+
+// nodeClients returns clients that authenticate with node name's
+// certificate in dir, to the server of rc, with a rate limit of its own
+// (rc's QPS and burst), as a real node agent has.
+func nodeClients(rc *rest.Config, dir, name string) (*client.Set, error) {
+	c := *rc
+	c.TLS.CertFile, c.TLS.KeyFile = filepath.Join(dir, name+".crt"), filepath.Join(dir, name+".key")
+	c.TLS.CertData, c.TLS.KeyData = nil, nil
+	c.BearerToken, c.BearerTokenFile = "", ""
+	rcl, err := rest.NewClient(&c)
+	if err != nil {
+		return nil, fmt.Errorf("client of node %s: %w", name, err)
+	}
+	return client.NewSet(rcl), nil
 }

@@ -65,6 +65,8 @@ func TestRolesAreNarrow(t *testing.T) {
 		{ControllerManagerUser, need("impersonate", legacy, "users")},
 		{"system:controller:replicaset-controller", need("delete", apps, "deployments")},
 		{"system:controller:endpoint-controller", need("get", legacy, "secrets")},
+		{"system:controller:root-ca-cert-publisher", need("get", legacy, "secrets")},
+		{"system:controller:root-ca-cert-publisher", need("delete", legacy, "configmaps")},
 		{CloudControllerManagerUser, need("delete", legacy, "pods")},
 		{"view", need("get", legacy, "secrets")},
 	} {
@@ -87,6 +89,9 @@ func TestEveryLoopHasARole(t *testing.T) {
 	for _, c := range Controllers {
 		if !slices.Contains(loops, c.Loop) {
 			t.Errorf("role for unknown loop %s", c.Loop)
+		}
+		if got := app.ServiceAccount(c.Loop); got != c.Account {
+			t.Errorf("loop %s runs as service account %q with --use-service-account-credentials, its role is bound to %q", c.Loop, got, c.Account)
 		}
 	}
 	p := Default()
@@ -112,6 +117,8 @@ func TestDefaultBindings(t *testing.T) {
 		"system:discovery":          {group(AllAuthenticated)},
 		"system:basic-user":         {group(AllAuthenticated)},
 		"system:public-info-viewer": {group(AllAuthenticated), group(AllUnauthenticated)},
+		NodeCommonRole:              {group(NodesGroup)},
+		MonitoringGroup:             {group(MonitoringGroup)},
 		SchedulerUser:               {user(SchedulerUser)},
 		ControllerManagerUser:       {user(ControllerManagerUser)},
 		CloudControllerManagerUser:  {user(CloudControllerManagerUser)},

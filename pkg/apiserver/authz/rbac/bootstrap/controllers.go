@@ -89,6 +89,11 @@ var Controllers = []Controller{
 		rule("get", "list", "watch", "update").groups(legacy).resources("nodes"),
 		eventsRule(),
 	)},
+	{"root-ca-cert-publisher", "root-ca-cert-publisher", rules(
+		rule("create", "update").groups(legacy).resources("configmaps"),
+		rule("list", "watch").groups(legacy).resources("configmaps", "namespaces"),
+		eventsRule(),
+	)},
 	{"podgc", "pod-garbage-collector", rules(
 		rule("list", "watch", "delete").groups(legacy).resources("pods"),
 		rule("get", "list", "watch").groups(legacy).resources("nodes"),

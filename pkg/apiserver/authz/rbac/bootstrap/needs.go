@@ -88,6 +88,8 @@ func Needs() map[string][]Need {
 			append(needs([]string{"list", "delete"}, legacy, "pods"),
 				needSub("update", legacy, "nodes", "status"), needSub("update", legacy, "pods", "status"),
 				need("list", coord, "leases"), need("watch", coord, "leases"))...),
+		"root-ca-cert-publisher": append(needs([]string{"list", "watch", "create", "update"}, legacy, "configmaps"),
+			needs([]string{"list", "watch"}, legacy, "namespaces")...),
 		"nodeipam": needs([]string{"list", "watch", "update"}, legacy, "nodes"),
 		"podgc":    append(needs([]string{"list", "watch", "delete"}, legacy, "pods"), needs([]string{"get", "list", "watch"}, legacy, "nodes")...),
 	}

@@ -7,13 +7,19 @@ import (
 
 // Well-known users and groups.
 const (
-	SystemMasters              = "system:masters"
-	AllAuthenticated           = "system:authenticated"
-	AllUnauthenticated         = "system:unauthenticated"
-	NodesGroup                 = "system:nodes"
+	SystemMasters      = "system:masters"
+	AllAuthenticated   = "system:authenticated"
+	AllUnauthenticated = "system:unauthenticated"
+	NodesGroup         = "system:nodes"
+	// MonitoringGroup, as upstream, may read /metrics and the health
+	// paths; its role and binding have the same name.
+	MonitoringGroup            = "system:monitoring"
 	SchedulerUser              = "system:platform-scheduler"
 	ControllerManagerUser      = "system:platform-controller-manager"
 	CloudControllerManagerUser = "system:platform-cloud-controller-manager"
+	// NodeCommonRole is bound to every node (group system:nodes): the
+	// cluster-wide reads and the registration mode Node leaves to RBAC.
+	NodeCommonRole = "system:node-common"
 	// SystemNamespace holds the daemons' locks and the controllers'
 	// service accounts.
 	SystemNamespace = "platform-system"
@@ -47,6 +53,8 @@ func Default() Policy {
 		clusterBinding("system:discovery", "system:discovery", group(AllAuthenticated)),
 		clusterBinding("system:basic-user", "system:basic-user", group(AllAuthenticated)),
 		clusterBinding("system:public-info-viewer", "system:public-info-viewer", group(AllAuthenticated), group(AllUnauthenticated)),
+		clusterBinding(MonitoringGroup, MonitoringGroup, group(MonitoringGroup)),
+		clusterBinding(NodeCommonRole, NodeCommonRole, group(NodesGroup)),
 		clusterBinding(SchedulerUser, SchedulerUser, user(SchedulerUser)),
 		clusterBinding(ControllerManagerUser, ControllerManagerUser, user(ControllerManagerUser)),
 		clusterBinding(CloudControllerManagerUser, CloudControllerManagerUser, user(CloudControllerManagerUser)),
@@ -120,6 +128,11 @@ func userRoles() []rbacv1.ClusterRole {
 		clusterRole("system:public-info-viewer", rules(
 			rule("get").urls("/healthz", "/livez", "/readyz", "/version", "/version/"),
 		)),
+		// Scraping metrics and health of the API server and the daemons'
+		// secure ports (delegated authorization asks for these paths).
+		clusterRole(MonitoringGroup, rules(
+			rule("get").urls("/metrics", "/metrics/slis", "/livez", "/readyz", "/healthz", "/livez/*", "/readyz/*", "/healthz/*"),
+		)),
 		clusterRole("system:basic-user", rules(
 			rule("create").groups(authzG).resources("selfsubjectaccessreviews", "selfsubjectrulesreviews"),
 			rule("create").groups(authnG).resources("selfsubjectreviews"),
@@ -161,6 +174,14 @@ func userRoles() []rbacv1.ClusterRole {
 			rule("create").groups(authnG).resources("tokenreviews"),
 			rule("create").groups(authzG).resources("subjectaccessreviews", "localsubjectaccessreviews"),
 			rule("create", "get", "list", "watch").groups(certs).resources("certificatesigningrequests"),
+		)),
+		// What every node needs beyond its own objects, which mode Node
+		// grants: watching pods to see those bound to it, and
+		// registering its Node. Nothing here reads a secret or writes
+		// another node's objects.
+		clusterRole(NodeCommonRole, rules(
+			rule("list", "watch").groups(legacy).resources("pods"),
+			rule("create", "list", "watch").groups(legacy).resources("nodes"),
 		)),
 		clusterRole("system:node-bootstrapper", rules(
 			rule("create", "get", "list", "watch").groups(certs).resources("certificatesigningrequests"),

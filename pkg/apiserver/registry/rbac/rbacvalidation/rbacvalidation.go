@@ -3,6 +3,7 @@ package rbacvalidation
 import (
 	rbacv1 "platform.io/client/api/rbac/v1"
 
+	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/apps/appsvalidation"
 	"platform.io/platform/pkg/apiserver/validation"
 	"platform.io/platform/pkg/apiserver/validation/field"
@@ -133,13 +134,17 @@ func RoleRefUnchanged(r, old *rbacv1.RoleRef) field.ErrorList {
 }
 
 // DefaultBinding fills the API groups upstream defaults: the roleRef's,
-// and those of User and Group subjects.
+// and those of User and Group subjects. The group's upstream name
+// (rbac.authorization.k8s.io, which the stock kubectl's create rolebinding
+// writes) is stored as the group's own name, which it stands for.
 func DefaultBinding(ref *rbacv1.RoleRef, subjects []rbacv1.Subject) {
+	ref.APIGroup = registry.CanonicalGroup(ref.APIGroup)
 	if ref.APIGroup == "" {
 		ref.APIGroup = rbacv1.GroupName
 	}
 	for i := range subjects {
 		s := &subjects[i]
+		s.APIGroup = registry.CanonicalGroup(s.APIGroup)
 		if s.APIGroup == "" && (s.Kind == rbacv1.UserKind || s.Kind == rbacv1.GroupKind) {
 			s.APIGroup = rbacv1.GroupName
 		}

@@ -97,4 +97,15 @@ func TestBindings(t *testing.T) {
 	if ref.APIGroup != rbacv1.GroupName || subjects[0].APIGroup != rbacv1.GroupName || subjects[1].APIGroup != rbacv1.GroupName || subjects[2].APIGroup != "" {
 		t.Errorf("defaults: %+v %+v", ref, subjects)
 	}
+	// The stock kubectl's create rolebinding names the group upstream's way.
+	upstream := "rbac.authorization.k8s.io"
+	ref = rbacv1.RoleRef{APIGroup: upstream, Kind: "Role", Name: "r"}
+	subjects = []rbacv1.Subject{{Kind: "User", APIGroup: upstream, Name: "alice"}}
+	DefaultBinding(&ref, subjects)
+	if ref.APIGroup != rbacv1.GroupName || subjects[0].APIGroup != rbacv1.GroupName {
+		t.Errorf("upstream group name not stored as the group's own: %+v %+v", ref, subjects)
+	}
+	if errs := append(RoleRef(&ref, true, field.NewPath("roleRef")), Subjects(subjects, true, field.NewPath("subjects"))...); len(errs) != 0 {
+		t.Errorf("binding with the upstream group name refused: %v", errs)
+	}
 }
