@@ -193,8 +193,20 @@ func TestControlPlaneUnderNodeRBAC(t *testing.T) {
 	rootCA := filepath.Join(s.CertDir, "apiserver.crt")
 	cmLog := s.startDaemonAs(t, "platform-controller-manager", s.userKubeconfig(t, "system:platform-controller-manager"),
 		append(common, "--secure-port", fmt.Sprint(freePort(t)), "--root-ca-file", rootCA, "--use-service-account-credentials")...)
+	// The simulated cloud is the cloud's, not the cluster's: it reads the
+	// nodes as the admin. The cloud controller manager is itself.
+	cloudConfig := filepath.Join(nodeDir, "simcloud.yaml")
+	cfg := fmt.Sprintf("kubeconfig: %s\ninstances: %d\nzones: [zone-a]\nloadBalancerCIDR: %s\n", s.Kubeconfig, nodes, lbRange())
+	if err := os.WriteFile(cloudConfig, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.startDaemonAs(t, "platform-cloud-controller-manager", s.userKubeconfig(t, "system:platform-cloud-controller-manager"),
+		append(common, "--secure-port", fmt.Sprint(freePort(t)), "--cloud-provider=simcloud",
+			"--cloud-provider-binary", binary(t, "platform-simcloud"), "--cloud-config", cloudConfig)...)
+	// The nodes register for an external cloud, tainted until the cloud
+	// controller manager initializes them: no pod lands before it has.
 	s.StartProcess(t, "platform-simnode", "--kubeconfig", s.userKubeconfig(t, "system:node:simnode-0", "system:nodes"),
-		"--node-credentials-dir", nodeDir, fmt.Sprintf("--nodes=%d", nodes), "--readiness-delay=500ms")
+		"--node-credentials-dir", nodeDir, fmt.Sprintf("--nodes=%d", nodes), "--readiness-delay=500ms", "--cloud-provider=external")
 
 	Eventually(t, 60*time.Second, "two Ready nodes", func() string {
 		out := s.Kubectl(t, "get", "nodes", "--no-headers")
@@ -202,6 +214,10 @@ func TestControlPlaneUnderNodeRBAC(t *testing.T) {
 			return out.String()
 		}
 		return ""
+	})
+	Eventually(t, 60*time.Second, "nodes initialized by the cloud controller manager", func() string {
+		return want(s.field(t, `{range .items[*]}{.spec.providerID},{.spec.taints} {end}`, "get", "nodes"),
+			"simcloud://simnode-0, simcloud://simnode-1,")
 	})
 	s.MustKubectl(t, "create", "deployment", "web", "--image=nginx:latest", "--replicas=2")
 	Eventually(t, 90*time.Second, "the Deployment available with 2 replicas", func() string {
