@@ -196,6 +196,7 @@ func (l *listener) forward(lg *zap.Logger, conn net.Conn, backends []string) {
 	}
 	defer l.track(conn, false)
 	defer conn.Close()
+	backends = loopbackOnly(backends)
 	if len(backends) == 0 {
 		lg.Debug("no backend", zap.Stringer("listener", l.ln.Addr()))
 		return
@@ -250,4 +251,19 @@ func (l *listener) close() {
 	for c := range conns {
 		_ = c.Close()
 	}
+}
+
+// loopbackOnly keeps the backends on loopback addresses. Simulated pods
+// have no network of their own (their IPs are made up), and the simulated
+// cloud must never send traffic off this machine: a load balancer reaches
+// only endpoints that tests and users serve on 127.0.0.0/8 or ::1.
+func loopbackOnly(backends []string) []string {
+	out := backends[:0:0]
+	for _, b := range backends {
+		host, _, err := net.SplitHostPort(b)
+		if ip := net.ParseIP(host); err == nil && ip != nil && ip.IsLoopback() {
+			out = append(out, b)
+		}
+	}
+	return out
 }
