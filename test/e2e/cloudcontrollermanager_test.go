@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"platform.io/platform/test/simcloud"
 )
 
 // lbRange is a random loopback /24 for one test's load balancers.
@@ -21,26 +23,15 @@ func lbRange() string {
 	return fmt.Sprintf("127.%d.%d.0/24", 100+rand.IntN(150), rand.IntN(256))
 }
 
-// echoOnHost serves "<line>" back as "echo:<line>" on a non-loopback
-// address of this machine (Endpoints may not point at loopback), and
-// returns the address and port.
+// echoOnHost serves "<line>" back as "echo:<line>" on the simulated
+// cloud's network: it returns a made-up endpoint address (Endpoints may
+// not point at loopback) and the port; the simulated cloud reaches that
+// address on loopback (simcloud.Loopback), so no traffic leaves the
+// machine.
 func echoOnHost(t *testing.T) (string, int) {
 	t.Helper()
-	addrs, err := net.InterfaceAddrs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	host := ""
-	for _, a := range addrs {
-		if ipn, ok := a.(*net.IPNet); ok && ipn.IP.To4() != nil && ipn.IP.IsGlobalUnicast() {
-			host = ipn.IP.String()
-			break
-		}
-	}
-	if host == "" {
-		t.Skip("no non-loopback IPv4 address to put in Endpoints")
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	ip := net.IPv4(10, byte(100+rand.IntN(150)), byte(rand.IntN(256)), byte(1+rand.IntN(254)))
+	ln, err := net.Listen("tcp", net.JoinHostPort(simcloud.Loopback(ip).String(), "0"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +51,7 @@ func echoOnHost(t *testing.T) (string, int) {
 			}()
 		}
 	}()
-	return host, ln.Addr().(*net.TCPAddr).Port
+	return ip.String(), ln.Addr().(*net.TCPAddr).Port
 }
 
 // askTCP sends a line to addr and returns the answer.

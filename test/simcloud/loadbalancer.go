@@ -196,7 +196,7 @@ func (l *listener) forward(lg *zap.Logger, conn net.Conn, backends []string) {
 	}
 	defer l.track(conn, false)
 	defer conn.Close()
-	backends = loopbackOnly(backends)
+	backends = loopbackBackends(backends)
 	if len(backends) == 0 {
 		lg.Debug("no backend", zap.Stringer("listener", l.ln.Addr()))
 		return
@@ -253,16 +253,37 @@ func (l *listener) close() {
 	}
 }
 
-// loopbackOnly keeps the backends on loopback addresses. Simulated pods
-// have no network of their own (their IPs are made up), and the simulated
-// cloud must never send traffic off this machine: a load balancer reaches
-// only endpoints that tests and users serve on 127.0.0.0/8 or ::1.
-func loopbackOnly(backends []string) []string {
+// Loopback is where the simulated network puts the endpoint address ip:
+// a loopback address stays as it is, an IPv4 address a.b.c.d is served at
+// 127.b.c.d, and anything else is nowhere (nil). Simulated pods have
+// made-up IPs and no network, and the simulated cloud never sends traffic
+// off this machine; a test that wants a load balancer to reach a server
+// puts a made-up address in a selector-less Service's Endpoints (the API
+// refuses loopback ones there) and serves on Loopback of it.
+func Loopback(ip net.IP) net.IP {
+	switch {
+	case ip == nil:
+		return nil
+	case ip.IsLoopback():
+		return ip
+	case ip.To4() != nil:
+		v4 := ip.To4()
+		return net.IPv4(127, v4[1], v4[2], v4[3])
+	}
+	return nil
+}
+
+// loopbackBackends maps each host:port backend to its place on the
+// simulated network, dropping those that have none.
+func loopbackBackends(backends []string) []string {
 	out := backends[:0:0]
 	for _, b := range backends {
-		host, _, err := net.SplitHostPort(b)
-		if ip := net.ParseIP(host); err == nil && ip != nil && ip.IsLoopback() {
-			out = append(out, b)
+		host, port, err := net.SplitHostPort(b)
+		if err != nil {
+			continue
+		}
+		if ip := Loopback(net.ParseIP(host)); ip != nil {
+			out = append(out, net.JoinHostPort(ip.String(), port))
 		}
 	}
 	return out

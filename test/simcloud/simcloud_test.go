@@ -168,17 +168,17 @@ func TestControlEndpoint(t *testing.T) {
 	}
 }
 
-func TestLoopbackOnly(t *testing.T) {
+func TestLoopbackBackends(t *testing.T) {
 	for _, tc := range []struct {
 		in, want []string
 	}{
 		{nil, nil},
 		{[]string{"127.0.0.1:80", "127.9.8.7:81", "[::1]:82"}, []string{"127.0.0.1:80", "127.9.8.7:81", "[::1]:82"}},
-		{[]string{"10.0.0.5:80", "127.0.0.1:80", "192.168.1.1:80", "172.16.0.1:80", "8.8.8.8:53"}, []string{"127.0.0.1:80"}},
-		{[]string{"localhost:80", "garbage", ":80"}, nil},
+		{[]string{"10.1.2.3:80", "192.168.4.5:81", "8.8.8.8:53"}, []string{"127.1.2.3:80", "127.168.4.5:81", "127.8.8.8:53"}},
+		{[]string{"[2001:db8::1]:80", "localhost:80", "garbage", ":80"}, nil},
 	} {
-		if got := loopbackOnly(tc.in); len(got) != len(tc.want) || (len(got) > 0 && fmt.Sprint(got) != fmt.Sprint(tc.want)) {
-			t.Errorf("loopbackOnly(%v) = %v, want %v", tc.in, got, tc.want)
+		if got := loopbackBackends(tc.in); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("loopbackBackends(%v) = %v, want %v", tc.in, got, tc.want)
 		}
 	}
 }

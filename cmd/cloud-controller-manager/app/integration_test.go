@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"slices"
 	"strings"
@@ -77,28 +78,21 @@ func hasTaint(n *corev1.Node, key string) bool {
 	return slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.Key == key })
 }
 
-// hostIP is a non-loopback IPv4 address of this machine: Endpoints may not
-// point at loopback addresses.
-func hostIP(t *testing.T) string {
-	t.Helper()
-	addrs, err := net.InterfaceAddrs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range addrs {
-		if ipn, ok := a.(*net.IPNet); ok && ipn.IP.To4() != nil && ipn.IP.IsGlobalUnicast() {
-			return ipn.IP.String()
-		}
-	}
-	t.Skip("no non-loopback IPv4 address to put in Endpoints")
-	return ""
+// simulatedIP returns a made-up endpoint address (the API refuses
+// loopback ones in Endpoints) and the loopback address the simulated
+// cloud's network reaches it at.
+func simulatedIP() (endpoint, listen string) {
+	ip := net.IPv4(10, byte(100+rand.IntN(150)), byte(rand.IntN(256)), byte(1+rand.IntN(254)))
+	return ip.String(), simcloud.Loopback(ip).String()
 }
 
-// echoServer answers each line with "<tag>:<line>" on a port of a
-// non-loopback address of this machine.
+// echoServer answers each line with "<tag>:<line>" on the simulated
+// network; it returns the endpoint address to put in Endpoints and the
+// port.
 func echoServer(t *testing.T, tag string) (string, int) {
 	t.Helper()
-	ln, err := net.Listen("tcp", net.JoinHostPort(hostIP(t), "0"))
+	endpoint, listen := simulatedIP()
+	ln, err := net.Listen("tcp", net.JoinHostPort(listen, "0"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,8 +114,7 @@ func echoServer(t *testing.T, tag string) (string, int) {
 			}()
 		}
 	}()
-	a := ln.Addr().(*net.TCPAddr)
-	return a.IP.String(), a.Port
+	return endpoint, ln.Addr().(*net.TCPAddr).Port
 }
 
 // roundTrip sends one line to addr and returns the answer.
