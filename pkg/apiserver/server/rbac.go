@@ -29,6 +29,7 @@ type rbacState struct {
 func (s *Server) buildRBAC() {
 	s.rbac.policy = rbac.New(s.lg.Named("rbac"), s.rbacStores())
 	s.rbac.escalation.SetPolicy(s.rbac.policy.Authorizer)
+	s.rbac.escalation.SetRoleSource(s.rbac.policy.StoredRoleRefRules)
 	s.rbac.escalation.SetAuthorizer(authz.AlwaysAllow{})
 }
 

@@ -38,7 +38,18 @@ type Escalation struct {
 	// chain decides the escalate and bind verbs; the server's
 	// authorization chain, as upstream asks it.
 	chain atomic.Pointer[authz.Authorizer]
+	// roles reads a binding's role as stored; when unset, the policy's
+	// index is used.
+	roles atomic.Pointer[RoleSource]
 }
+
+// RoleSource returns the rules of the role ref names for a binding in
+// namespace, false when it does not exist (Policy.StoredRoleRefRules).
+type RoleSource func(ctx context.Context, ref rbacv1.RoleRef, namespace string) ([]rbacv1.PolicyRule, bool, error)
+
+// SetRoleSource sets where bindings' roles are read: storage, so that a
+// binding written right after its role finds it.
+func (e *Escalation) SetRoleSource(f RoleSource) { e.roles.Store(&f) }
 
 // SetPolicy sets the rules every check compares against.
 func (e *Escalation) SetPolicy(p *Authorizer) { e.policy.Store(p) }
@@ -107,7 +118,16 @@ func (e *Escalation) CheckBinding(ctx context.Context, resource, namespace, name
 	if p == nil {
 		return apierrors.NewForbidden(gr, name, errors.New("the RBAC policy is not loaded yet"))
 	}
-	rules, ok := p.RoleRefRules(ref, namespace)
+	var rules []rbacv1.PolicyRule
+	var ok bool
+	if src := e.roles.Load(); src != nil {
+		var err error
+		if rules, ok, err = (*src)(ctx, ref, namespace); err != nil {
+			return apierrors.NewInternalError(err)
+		}
+	} else {
+		rules, ok = p.RoleRefRules(ref, namespace)
+	}
 	if !ok {
 		return apierrors.NewForbidden(gr, name, fmt.Errorf("%s %q not found", strings.ToLower(ref.Kind)+"."+rbacv1.GroupName, ref.Name))
 	}

@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 	rbacv1 "platform.io/client/api/rbac/v1"
 
@@ -213,4 +214,36 @@ func (f *feed) watch(ctx context.Context, rv string) error {
 			}
 		}
 	}
+}
+
+// StoredRoleRefRules returns the rules of the role ref names for a binding
+// in namespace as stored, false when it does not exist. It reads the
+// store (its watch cache has every write this server acknowledged, else
+// etcd), not the index, which follows its watches a moment behind: a
+// binding written right after its role must find the role, as upstream's
+// escalation check reads roles from storage.
+func (p *Policy) StoredRoleRefRules(ctx context.Context, ref rbacv1.RoleRef, namespace string) ([]rbacv1.PolicyRule, bool, error) {
+	var obj meta.Object
+	var err error
+	switch ref.Kind {
+	case "ClusterRole":
+		obj, err = p.stores.ClusterRoles.GetCached(ctx, "", ref.Name)
+	case "Role":
+		obj, err = p.stores.Roles.GetCached(ctx, namespace, ref.Name)
+	default:
+		return nil, false, nil
+	}
+	if apierrors.IsNotFound(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s %q: %w", ref.Kind, ref.Name, err)
+	}
+	switch r := obj.(type) {
+	case *rbacv1.ClusterRole:
+		return r.Rules, true, nil
+	case *rbacv1.Role:
+		return r.Rules, true, nil
+	}
+	return nil, false, fmt.Errorf("read %s %q: unexpected %T", ref.Kind, ref.Name, obj)
 }
