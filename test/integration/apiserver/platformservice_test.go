@@ -91,13 +91,7 @@ func endpointAddresses(ep map[string]any) []string {
 
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10s", what)
-		}
-		<-time.After(50 * time.Millisecond)
-	}
+	framework.Eventually(t, 10*time.Second, what, ok)
 }
 
 func equalJSON(a, b any) bool {

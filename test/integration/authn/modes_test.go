@@ -72,11 +72,5 @@ func TestModesThroughTheChain(t *testing.T) {
 // waitFor polls cond until it holds, failing t after 30s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 30s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	framework.Eventually(t, 30*time.Second, what, cond)
 }

@@ -219,3 +219,16 @@ func truncate(b []byte) string {
 	}
 	return string(b)
 }
+
+// Eventually fails t unless cond holds within the time given, checking it
+// every 20ms: the one condition wait of the integration suites.
+func Eventually(t testing.TB, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, within)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -56,13 +56,7 @@ func as(name string) framework.Header { return framework.Header{"Authorization":
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	framework.Eventually(t, 20*time.Second, what, cond)
 }
 
 const rbacAPI = "/apis/rbac.authorization.platform.io/v1"

@@ -94,13 +94,7 @@ func expectRefused(t *testing.T, st map[string]any) {
 // cache, which follows a write within moments.
 func eventually(t *testing.T, check func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !check() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 10s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	framework.Eventually(t, 10*time.Second, "condition", check)
 }
 
 func TestTokenRequestAndReview(t *testing.T) {
