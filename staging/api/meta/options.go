@@ -28,3 +28,28 @@ const (
 
 // DryRunAll is the only accepted value of the dryRun parameter.
 const DryRunAll = "All"
+
+// CreateOptions are the options of a create, as admission webhooks see them.
+type CreateOptions struct {
+	TypeMeta        `json:",inline"`
+	DryRun          []string `json:"dryRun,omitempty" protobuf:"bytes,1,rep,name=dryRun"`
+	FieldManager    string   `json:"fieldManager,omitempty" protobuf:"bytes,3,name=fieldManager"`
+	FieldValidation string   `json:"fieldValidation,omitempty" protobuf:"bytes,4,name=fieldValidation"`
+}
+
+// UpdateOptions are the options of a replace, as admission webhooks see them.
+type UpdateOptions struct {
+	TypeMeta        `json:",inline"`
+	DryRun          []string `json:"dryRun,omitempty" protobuf:"bytes,1,rep,name=dryRun"`
+	FieldManager    string   `json:"fieldManager,omitempty" protobuf:"bytes,2,name=fieldManager"`
+	FieldValidation string   `json:"fieldValidation,omitempty" protobuf:"bytes,3,name=fieldValidation"`
+}
+
+// PatchOptions are the options of a patch, as admission webhooks see them.
+type PatchOptions struct {
+	TypeMeta        `json:",inline"`
+	DryRun          []string `json:"dryRun,omitempty" protobuf:"bytes,1,rep,name=dryRun"`
+	Force           *bool    `json:"force,omitempty" protobuf:"varint,2,opt,name=force"`
+	FieldManager    string   `json:"fieldManager,omitempty" protobuf:"bytes,3,name=fieldManager"`
+	FieldValidation string   `json:"fieldValidation,omitempty" protobuf:"bytes,4,name=fieldValidation"`
+}

@@ -187,6 +187,40 @@ func (m *APIVersions) UnmarshalProto(data []byte) error {
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
+func (m *CreateOptions) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendStrings(b, 1, m.DryRun)
+	b = protobuf.AppendString(b, 3, m.FieldManager)
+	b = protobuf.AppendString(b, 4, m.FieldValidation)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *CreateOptions) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadStrings(num, typ, data, &m.DryRun)
+		case 3:
+			data, err = protobuf.ReadString(typ, data, &m.FieldManager)
+		case 4:
+			data, err = protobuf.ReadString(typ, data, &m.FieldValidation)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
 func (m *DeleteOptions) MarshalProto(b []byte) []byte {
 	b = protobuf.AppendIntPtr(b, 1, m.GracePeriodSeconds)
 	if m.Preconditions != nil {
@@ -583,6 +617,43 @@ func (m *PartialObjectMetadata) UnmarshalProto(data []byte) error {
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
+func (m *PatchOptions) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendStrings(b, 1, m.DryRun)
+	b = protobuf.AppendBoolPtr(b, 2, m.Force)
+	b = protobuf.AppendString(b, 3, m.FieldManager)
+	b = protobuf.AppendString(b, 4, m.FieldValidation)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *PatchOptions) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadStrings(num, typ, data, &m.DryRun)
+		case 2:
+			data, err = protobuf.ReadBoolPtr(typ, data, &m.Force)
+		case 3:
+			data, err = protobuf.ReadString(typ, data, &m.FieldManager)
+		case 4:
+			data, err = protobuf.ReadString(typ, data, &m.FieldValidation)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
 func (m *Preconditions) MarshalProto(b []byte) []byte {
 	b = protobuf.AppendStringPtr(b, 1, m.UID)
 	b = protobuf.AppendStringPtr(b, 2, m.ResourceVersion)
@@ -864,6 +935,40 @@ func (m *TypeMeta) UnmarshalProto(data []byte) error {
 			data, err = protobuf.ReadString(typ, data, &m.Kind)
 		case 2:
 			data, err = protobuf.ReadString(typ, data, &m.APIVersion)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *UpdateOptions) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendStrings(b, 1, m.DryRun)
+	b = protobuf.AppendString(b, 2, m.FieldManager)
+	b = protobuf.AppendString(b, 3, m.FieldValidation)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *UpdateOptions) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadStrings(num, typ, data, &m.DryRun)
+		case 2:
+			data, err = protobuf.ReadString(typ, data, &m.FieldManager)
+		case 3:
+			data, err = protobuf.ReadString(typ, data, &m.FieldValidation)
 		default:
 			data, err = protobuf.Skip(num, typ, data)
 		}
