@@ -27,12 +27,12 @@ type Action func(ctx context.Context, s *Store, namespace, name string, decode D
 
 // Store serves one Resource over storage.
 type Store struct {
-	Resource   *Resource
-	storage    storage.Interface
-	prefix     string
-	admit      admission.Admitter
-	now        func() time.Time
-	mediaType  string
+	Resource  *Resource
+	storage   storage.Interface
+	prefix    string
+	admit     admission.Admitter
+	now       func() time.Time
+	mediaType string
 	// lastWrite is the revision of the latest write through this store;
 	// cached reads wait for it, so this server reads its own writes.
 	lastWrite atomic.Int64
