@@ -9,6 +9,7 @@ import (
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/admission"
+	"platform.io/platform/pkg/apiserver/admission/priority"
 	"platform.io/platform/pkg/apiserver/registry"
 )
 
@@ -35,7 +36,11 @@ type Plugin struct {
 
 // All returns every plugin, in the order they run: upstream's order.
 func All() []Plugin {
-	return []Plugin{}
+	return []Plugin{
+		{Name: priority.PluginName, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return priority.NewFromStore(d.Logger.Named("priority"), d.Store(priority.ClassesResource))
+		}},
+	}
 }
 
 // Names returns the names of all plugins, in order.
