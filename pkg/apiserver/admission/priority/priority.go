@@ -17,8 +17,8 @@ import (
 	"platform.io/platform/pkg/apiserver/registry"
 )
 
-// PluginName is the plugin's upstream name.
-const PluginName = "Priority"
+// Name is the plugin's upstream name.
+const Name = "Priority"
 
 // DefaultPriorityWhenNoDefaultClassExists is the priority of a pod that
 // names no class when no class is the global default.

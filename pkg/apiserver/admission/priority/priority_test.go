@@ -39,7 +39,7 @@ func newEnv(t *testing.T, classes ...*schedulingv1.PriorityClass) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{store: store, chain: admission.NewChain([]admission.Named{{Name: PluginName, Plugin: p}}, nil)}
+	return &env{store: store, chain: admission.NewChain([]admission.Named{{Name: Name, Plugin: p}}, nil)}
 }
 
 func class(name string, value int32, globalDefault bool, policy ...corev1.PreemptionPolicy) *schedulingv1.PriorityClass {
