@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/test/integration/framework"
 )
 
@@ -182,4 +183,19 @@ func TestPodPriority(t *testing.T) {
 		c, p, _ := spec(t, r)
 		return c == "def" && p == 7
 	})
+}
+
+// TestPluginOff: with --disable-admission-plugins=Priority pods are stored
+// as sent, and nothing guards the built-in classes but their validation.
+func TestPluginOff(t *testing.T) {
+	s := framework.Start(t, func(o *options.Options) { o.Admission.Disable = []string{"Priority"} })
+	five := 5
+	r := s.Do(t, "POST", "/api/v1/namespaces/default/pods", pod("self", "nope", &five)).Expect(t, http.StatusCreated)
+	if c, p, _ := spec(t, r); c != "nope" || p != 5 {
+		t.Errorf("pod stored as %q %v", c, p)
+	}
+	s.Do(t, "POST", api, class("def", 1, true)).Expect(t, http.StatusCreated)
+	s.Do(t, "POST", api, class("def2", 2, true)).Expect(t, http.StatusCreated)
+	s.Do(t, "PATCH", api+"/system-node-critical", `{"value":5}`, framework.Header{"Content-Type": "application/merge-patch+json"}).
+		ExpectStatus(t, http.StatusUnprocessableEntity, "Invalid")
 }
