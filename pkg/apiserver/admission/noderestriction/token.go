@@ -38,4 +38,3 @@ func (p *Plugin) token(ctx context.Context, name string, a *admission.Attributes
 	}
 	return nil
 }
-
