@@ -14,8 +14,10 @@ import (
 	"platform.io/platform/pkg/component/certs"
 )
 
-// rbacServer starts an API server under --authorization-mode=Node,RBAC
-// that issues service-account tokens (kubectl create token).
+// rbacServer starts an API server as `make run` does: under
+// --authorization-mode=Node,RBAC, with the NodeRestriction admission
+// plugin and ServiceAccount on, issuing service-account tokens (kubectl
+// create token).
 func rbacServer(t *testing.T) *Server {
 	t.Helper()
 	key, err := certs.NewCA("e2e-service-account-key")
@@ -26,8 +28,9 @@ func rbacServer(t *testing.T) *Server {
 	if err := os.WriteFile(keyFile, key.KeyPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return StartServerWith(t, ServerConfig{Args: []string{
+	return StartServerWith(t, ServerConfig{ServiceAccountAdmission: true, Args: []string{
 		"--authorization-mode=Node,RBAC",
+		"--enable-admission-plugins=NodeRestriction",
 		"--service-account-issuer=https://platform.e2e.test",
 		"--service-account-signing-key-file=" + keyFile,
 		"--service-account-key-file=" + keyFile,
