@@ -78,8 +78,9 @@ func (p *Plugin) Admit(ctx context.Context, a *admission.Attributes) error {
 }
 
 // Validate refuses a pod without a service account or whose account does
-// not exist, and a mirror pod that references a service account, a secret
-// or a token projection.
+// not exist, a pod using secrets its account does not list when the
+// account enforces that, and a mirror pod that references a service
+// account, a secret or a token projection.
 func (p *Plugin) Validate(ctx context.Context, a *admission.Attributes) error {
 	pod, ok := podOf(a)
 	if !ok {
@@ -91,8 +92,14 @@ func (p *Plugin) Validate(ctx context.Context, a *admission.Attributes) error {
 	if pod.Spec.ServiceAccountName == "" {
 		return fmt.Errorf("no service account specified for pod %s/%s", a.Namespace, pod.Name)
 	}
-	_, err := p.account(ctx, a, pod.Spec.ServiceAccountName)
-	return err
+	sa, err := p.account(ctx, a, pod.Spec.ServiceAccountName)
+	if err != nil {
+		return err
+	}
+	if enforcesMountableSecrets(sa) {
+		return limitSecretReferences(sa, pod)
+	}
+	return nil
 }
 
 // account reads the pod's service account. A missing account, or one that
