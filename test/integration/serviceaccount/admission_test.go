@@ -25,7 +25,9 @@ func TestServiceAccountAdmission(t *testing.T) {
 	const podBody = `{"metadata":{"name":"%s"},"spec":{%s"initContainers":[{"name":"init","image":"busybox"}],
 		"containers":[{"name":"a","image":"nginx"},{"name":"b","image":"nginx","volumeMounts":[{"name":"own","mountPath":"/var/run/secrets/platform.io/serviceaccount"}]}],
 		"volumes":[{"name":"own","emptyDir":{}}]}}`
-	pod := func(name, spec string) string { return strings.Replace(strings.Replace(podBody, "%s", name, 1), "%s", spec, 1) }
+	pod := func(name, spec string) string {
+		return strings.Replace(strings.Replace(podBody, "%s", name, 1), "%s", spec, 1)
+	}
 
 	r := s.Do(t, "POST", "/api/v1/namespaces/team/pods", pod("web", "")).Expect(t, http.StatusForbidden)
 	if msg := r.Map(t)["message"]; msg != `pods "web" is forbidden: error looking up service account team/default: serviceaccount "default" not found` {
