@@ -2,9 +2,12 @@ package noderestriction
 
 import (
 	"bytes"
+	"crypto/rand"
+	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"net/http"
 	"os"
@@ -83,32 +86,55 @@ func start(t *testing.T) (*framework.Server, *certs.Pair) {
 	if err := os.WriteFile(filepath.Join(dir, "ca.crt"), ca.CertPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyFile := filepath.Join(dir, "sa.key")
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	s := framework.Start(t, func(o *options.Options) {
 		o.Authz.Modes = []string{options.ModeNode, options.ModeRBAC}
 		o.Authn.ClientCAFile = filepath.Join(dir, "ca.crt")
+		o.ServiceAccount.Issuers = []string{"https://platform.example"}
+		o.ServiceAccount.SigningKeyFile = keyFile
+		o.ServiceAccount.KeyFiles = []string{keyFile}
 	}, framework.EnableAdmission("NodeRestriction"))
 	return s, ca
 }
 
 // TestNodeRestriction: a node registers and updates its own Node, reports
-// the status of its pods, deletes them and renews its Lease; it is
-// refused (403, upstream's message) another node's Node and Lease, labels
-// outside the allowed set, taint changes, and label changes through pod
-// status. The refusals listed with the authorizer's consent come from the
-// plugin alone.
+// the status of its pods, asks for tokens bound to them, deletes them and
+// renews its Lease; it is refused (403, upstream's message) another node's
+// Node, Lease and pods, tokens not bound to its pods, labels outside the
+// allowed set and taint changes. The refusals listed with a message are
+// made by the plugin alone: the authorizer allowed the request.
 func TestNodeRestriction(t *testing.T) {
 	t.Parallel()
 	s, ca := start(t)
 	a, c := newNode(t, s, ca, "a"), newNode(t, s, ca, "c")
 	s.Do(t, "POST", "/api/v1/nodes", `{"metadata":{"name":"b"}}`).Expect(t, http.StatusCreated)
+	s.Do(t, "POST", "/api/v1/namespaces/default/serviceaccounts", `{"metadata":{"name":"runner"}}`).Expect(t, http.StatusCreated)
+	uids := map[string]string{}
 	for _, p := range []struct{ name, node string }{{"on-a", "a"}, {"on-b", "b"}} {
+		var created struct {
+			Metadata struct {
+				UID string `json:"uid"`
+			} `json:"metadata"`
+		}
 		s.Do(t, "POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"`+p.name+`","labels":{"app":"x"}},
-			"spec":{"nodeName":"`+p.node+`","containers":[{"name":"c","image":"nginx"}]}}`).Expect(t, http.StatusCreated)
+			"spec":{"nodeName":"`+p.node+`","serviceAccountName":"runner","containers":[{"name":"c","image":"nginx"}]}}`).Expect(t, http.StatusCreated).Into(t, &created)
+		uids[p.name] = created.Metadata.UID
 	}
+	token := func(pod string) string {
+		return `{"apiVersion":"authentication.platform.io/v1","kind":"TokenRequest","spec":{"boundObjectRef":{"apiVersion":"v1","kind":"Pod","name":"` +
+			pod + `","uid":"` + uids[pod] + `"}}}`
+	}
+	const tokens = "/api/v1/namespaces/default/serviceaccounts/runner/token"
 	const (
-		ownLabels     = `{"metadata":{"name":"a","labels":{"platform.io/hostname":"a","topology.platform.io/zone":"z1","node.platform.io/instance-type":"m","example.com/rack":"r1"}}}`
-		podStatus     = `{"status":{"phase":"Running"}}`
-		podStatusLabs = `{"metadata":{"labels":{"app":"y"}},"status":{"phase":"Running"}}`
+		ownLabels = `{"metadata":{"name":"a","labels":{"platform.io/hostname":"a","topology.platform.io/zone":"z1","node.platform.io/instance-type":"m","example.com/rack":"r1"}}}`
+		podStatus = `{"status":{"phase":"Running"}}`
 	)
 	steps := []struct {
 		name         string
@@ -136,12 +162,15 @@ func TestNodeRestriction(t *testing.T) {
 		{"update another node's status", a, "PATCH", "/api/v1/nodes/b/status", `{"status":{"phase":"Running"}}`, http.StatusForbidden, ""},
 		{"label another node", a, "PATCH", "/api/v1/nodes/b", `{"metadata":{"labels":{"x":"y"}}}`, http.StatusForbidden, ""},
 		{"status of own pod", a, "PATCH", "/api/v1/namespaces/default/pods/on-a/status", podStatus, http.StatusOK, ""},
-		{"labels through own pod's status", a, "PATCH", "/api/v1/namespaces/default/pods/on-a/status", podStatusLabs, http.StatusForbidden,
-			`pods "on-a" is forbidden: node "a" cannot update labels through pod status`},
 		{"status of another node's pod", a, "PATCH", "/api/v1/namespaces/default/pods/on-b/status", podStatus, http.StatusForbidden, ""},
 		{"own lease", a, "POST", "/apis/coordination.platform.io/v1/namespaces/platform-node-lease/leases", `{"metadata":{"name":"a"},"spec":{"holderIdentity":"a"}}`, http.StatusCreated, ""},
 		{"another node's lease", a, "POST", "/apis/coordination.platform.io/v1/namespaces/platform-node-lease/leases", `{"metadata":{"name":"b"},"spec":{"holderIdentity":"a"}}`, http.StatusForbidden,
 			`leases.coordination.platform.io "b" is forbidden: can only access node lease with the same name as the requesting node`},
+		{"token for own pod", a, "POST", tokens, token("on-a"), http.StatusCreated, ""},
+		{"token for another node's pod", a, "POST", tokens, token("on-b"), http.StatusForbidden,
+			`serviceaccounts "runner" is forbidden: node requested token bound to a pod scheduled on a different node`},
+		{"token bound to no pod", a, "POST", tokens, `{"apiVersion":"authentication.platform.io/v1","kind":"TokenRequest","spec":{}}`, http.StatusForbidden,
+			`serviceaccounts "runner" is forbidden: node requested token not bound to a pod`},
 		{"delete another node's pod", a, "DELETE", "/api/v1/namespaces/default/pods/on-b", "", http.StatusForbidden, ""},
 		{"delete own pod", a, "DELETE", "/api/v1/namespaces/default/pods/on-a", "", http.StatusOK, ""},
 	}

@@ -83,8 +83,9 @@ func TestServiceAccountAdmission(t *testing.T) {
 		Expect(t, http.StatusUnprocessableEntity)
 
 	s.Do(t, "POST", "/api/v1/namespaces/team/pods", pod("bare", `"automountServiceAccountToken":false,`)).Expect(t, http.StatusCreated)
-	s.Do(t, "GET", "/api/v1/namespaces/team/pods/bare", nil).Expect(t, http.StatusOK).Into(t, &got)
-	if len(got.Spec.Volumes) != 1 || len(got.Spec.Containers[0].VolumeMounts) != 0 {
-		t.Errorf("automountServiceAccountToken=false: volumes %+v, mounts %+v", got.Spec.Volumes, got.Spec.Containers[0].VolumeMounts)
+	var bare corev1.Pod
+	s.Do(t, "GET", "/api/v1/namespaces/team/pods/bare", nil).Expect(t, http.StatusOK).Into(t, &bare)
+	if len(bare.Spec.Volumes) != 1 || len(bare.Spec.Containers[0].VolumeMounts) != 0 {
+		t.Errorf("automountServiceAccountToken=false: volumes %+v, mounts %+v", bare.Spec.Volumes, bare.Spec.Containers[0].VolumeMounts)
 	}
 }
