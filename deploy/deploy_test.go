@@ -115,7 +115,8 @@ func TestUnits(t *testing.T) {
 	}
 }
 
-// TestLeastPrivilege: the API server authorizes with Node,RBAC, and each
+// TestLeastPrivilege: the API server authorizes with Node,RBAC and limits
+// nodes' writes with NodeRestriction, and each
 // daemon reaches it with its own kubeconfig (its own client certificate,
 // docs/operations.md), never the admin's.
 func TestLeastPrivilege(t *testing.T) {
@@ -129,6 +130,9 @@ func TestLeastPrivilege(t *testing.T) {
 			if c.name == "apiserver" {
 				if !slices.Contains(argv, "--authorization-mode=Node,RBAC") {
 					t.Errorf("the API server does not run --authorization-mode=Node,RBAC: %q", argv)
+				}
+				if !slices.Contains(argv, "--enable-admission-plugins=NodeRestriction") {
+					t.Errorf("the API server does not run --enable-admission-plugins=NodeRestriction: %q", argv)
 				}
 				return
 			}
