@@ -84,7 +84,7 @@ func (b *Backend) Run(ctx context.Context) {
 	}()
 	for ctx.Err() == nil {
 		if batch := b.collect(ctx); len(batch) > 0 {
-			b.send(batch)
+			b.send(ctx, batch)
 		}
 	}
 	for {
@@ -92,7 +92,7 @@ func (b *Backend) Run(ctx context.Context) {
 		if len(batch) == 0 {
 			break
 		}
-		b.send(batch)
+		b.send(ctx, batch)
 	}
 	b.sending.Wait()
 	stopDelegate()
@@ -155,11 +155,13 @@ func (b *Backend) drain() []*auditv1.Event {
 	return batch
 }
 
-func (b *Backend) send(batch []*auditv1.Event) {
+// send hands a batch to the delegate, first waiting for the throttle
+// until ctx ends; the final flush, after ctx ended, is not throttled.
+func (b *Backend) send(ctx context.Context, batch []*auditv1.Event) {
 	if b.limiter != nil {
 		// The wait holds the loop back, so a slow backend fills the buffer
 		// and events are dropped rather than requests slowed.
-		_ = b.limiter.Wait(context.Background())
+		_ = b.limiter.Wait(ctx)
 	}
 	if !b.cfg.AsyncDelegate {
 		b.delegate.ProcessEvents(batch...)
