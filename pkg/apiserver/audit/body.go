@@ -15,12 +15,18 @@ import (
 	"platform.io/platform/pkg/apiserver/endpoints"
 )
 
-// recordRequestBody puts a resource request's body into ev.RequestObject
-// as JSON (a YAML apply patch is converted; a protobuf body is left out)
-// and completes the object reference from the body's metadata. The body is
-// read up to the server's request size limit and given back to the
-// handler unchanged; a larger body is not recorded, the handler refuses it.
-func recordRequestBody(lg *zap.Logger, r *http.Request, ev *auditv1.Event, omitManagedFields bool) {
+// readRequestBody completes the object reference of a resource request
+// from its JSON body's metadata (as upstream does from the decoded object,
+// at every level), and with record puts the body into ev.RequestObject as
+// JSON (a YAML apply patch is converted; a protobuf body is left out). The
+// body is read up to the server's request size limit and given back to the
+// handler unchanged; a larger body is not recorded, the handler refuses
+// it. Without record, only a JSON create's body is read (its name is not
+// in the path).
+func readRequestBody(lg *zap.Logger, r *http.Request, ev *auditv1.Event, record, omitManagedFields bool) {
+	if !record && (r.Method != http.MethodPost || !strings.Contains(r.Header.Get("Content-Type"), "json")) {
+		return
+	}
 	switch r.Method {
 	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
 	default:
@@ -46,8 +52,10 @@ func recordRequestBody(lg *zap.Logger, r *http.Request, ev *auditv1.Event, omitM
 			return
 		}
 	}
-	ev.RequestObject = objectJSON(b, omitManagedFields)
 	completeObjectRef(ev.ObjectRef, b)
+	if record {
+		ev.RequestObject = objectJSON(b, omitManagedFields)
+	}
 }
 
 type readCloser struct {

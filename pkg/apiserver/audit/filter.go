@@ -78,8 +78,8 @@ func WithAudit(lg *zap.Logger, h http.Handler, c Config) http.Handler {
 		}
 		received := meta.MicroTime{Time: c.Now().UTC().Truncate(time.Microsecond)}
 		ra := &requestAudit{ev: newEvent(r, id, d.Level, a, received)}
-		if d.Level.GreaterOrEqual(auditv1.LevelRequest) && a.ResourceRequest {
-			recordRequestBody(lg, r, ra.ev, d.OmitManagedFields)
+		if a.ResourceRequest {
+			readRequestBody(lg, r, ra.ev, d.Level.GreaterOrEqual(auditv1.LevelRequest), d.OmitManagedFields)
 		}
 		st := &stages{sink: c.Backend, omit: d.OmitStages, metrics: c.Metrics, now: c.Now}
 		if !st.send(ra.stage(auditv1.StageRequestReceived, received, nil)) {
