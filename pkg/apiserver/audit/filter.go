@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/google/uuid"
 	"go.uber.org/zap"
 
 	auditv1 "platform.io/client/api/audit/v1"
@@ -38,8 +37,9 @@ type Config struct {
 	Now func() time.Time
 }
 
-// WithAudit gives every request an audit ID (the client's Audit-ID header,
-// or a new UUID), returned in the Audit-ID response header, and records
+// WithAudit gives every request an audit ID (the one WithAuditInit chose,
+// or the client's Audit-ID header, or a new UUID), returned in the Audit-ID
+// response header, and records
 // the request's stages at the level the policy chooses for its user. The
 // user comes from the context, so WithAudit runs after authentication;
 // impersonation and authorization run inside it, so their refusals are
@@ -47,17 +47,9 @@ type Config struct {
 // says so (blocking-strict), the request fails with 500 without being
 // handled.
 func WithAudit(lg *zap.Logger, h http.Handler, c Config) http.Handler {
-	if c.Now == nil {
-		c.Now = time.Now
-	}
-	if c.LongRunning == nil {
-		c.LongRunning = func(*http.Request) bool { return false }
-	}
+	c = c.withDefaults()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get(HeaderAuditID)
-		if id == "" {
-			id = uuid.NewString()
-		}
+		id := auditIDFor(r)
 		w.Header().Set(HeaderAuditID, id)
 		if c.Backend == nil || c.Policy == nil {
 			h.ServeHTTP(w, r)
@@ -103,6 +95,16 @@ func WithAudit(lg *zap.Logger, h http.Handler, c Config) http.Handler {
 		}()
 		h.ServeHTTP(aw, r.WithContext(withRequestAudit(r.Context(), ra)))
 	})
+}
+
+func (c Config) withDefaults() Config {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.LongRunning == nil {
+		c.LongRunning = func(*http.Request) bool { return false }
+	}
+	return c
 }
 
 // stages sends a request's stages to the sink, skipping omitted ones.

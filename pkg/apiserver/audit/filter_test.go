@@ -168,3 +168,25 @@ func TestSourceIPs(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestAuditInit: the ID is set for every request; a 401 that never reached
+// WithAudit is recorded once, a 401 from inside it is not recorded twice.
+func TestAuditInit(t *testing.T) {
+	rec := &recorder{}
+	cfg := Config{Backend: rec, Policy: evaluator(t, auditv1.LevelMetadata)}
+	unauthorized := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(401) })
+	w := httptest.NewRecorder()
+	WithAuditInit(zap.NewNop(), unauthorized, cfg).ServeHTTP(w, httptest.NewRequest("GET", "/api/v1/pods", nil))
+	if w.Header().Get(HeaderAuditID) == "" || len(rec.events) != 1 || rec.events[0].Stage != auditv1.StageResponseStarted ||
+		rec.events[0].ResponseStatus.Code != 401 || rec.events[0].AuditID != w.Header().Get(HeaderAuditID) {
+		t.Fatalf("failed authentication: header %q, events %+v", w.Header().Get(HeaderAuditID), rec.events)
+	}
+	rec.events = nil
+	w = httptest.NewRecorder()
+	r := httptest.NewRequest("GET", "/api/v1/pods", nil)
+	r.Header.Set(HeaderAuditID, "given")
+	WithAuditInit(zap.NewNop(), WithAudit(zap.NewNop(), unauthorized, cfg), cfg).ServeHTTP(w, r)
+	if w.Header().Get(HeaderAuditID) != "given" || len(rec.events) != 2 || rec.events[1].Stage != auditv1.StageResponseComplete {
+		t.Errorf("authenticated 401: header %q, %d events", w.Header().Get(HeaderAuditID), len(rec.events))
+	}
+}

@@ -338,6 +338,7 @@ func (s *Server) buildChain(mux http.Handler) (http.Handler, error) {
 	h = apiauthn.WithImpersonation(lg, h, z)
 	h = audit.WithAudit(auditLg, h, s.audit)
 	h = apiauthn.WithAuthentication(lg, h, s.authn.Authenticator)
+	h = audit.WithAuditInit(auditLg, h, s.audit)
 	return withLifecycle(h, s.life), nil
 }
 

@@ -117,6 +117,17 @@ func TestForbiddenAndImpersonation(t *testing.T) {
 			}
 		})
 	}
+	t.Run("authentication failed", func(t *testing.T) {
+		id := auditID("401")
+		r := sec.Do(t, "GET", "/api/v1/namespaces/default/pods", nil, id, bearer("wrong-token")).Expect(t, http.StatusUnauthorized)
+		if r.Header.Get("Audit-ID") != idOf(id) {
+			t.Errorf("401 without the Audit-ID header: %v", r.Header)
+		}
+		got := waitEvents(t, path, idOf(id), started)
+		if len(got) != 1 || got[0].User.Username != "" || got[0].ResponseStatus == nil || got[0].ResponseStatus.Code != 401 || got[0].Verb != "list" {
+			t.Errorf("events %+v", got)
+		}
+	})
 	t.Run("impersonation allowed", func(t *testing.T) {
 		id := auditID("as")
 		sec.Do(t, "GET", "/api/v1/namespaces/default/pods", nil, id, bearer("admin"), framework.Header{"Impersonate-User": "alice"}).Expect(t, http.StatusForbidden)
