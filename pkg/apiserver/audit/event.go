@@ -13,7 +13,6 @@ import (
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/authz"
-	"platform.io/platform/pkg/apiserver/endpoints"
 	"platform.io/platform/pkg/component/authn"
 )
 
@@ -25,13 +24,24 @@ func newEvent(r *http.Request, id string, level auditv1.Level, a authz.Attribute
 		RequestReceivedTimestamp: received,
 	}
 	if a.ResourceRequest {
-		info := endpoints.ParseRequestInfo(r)
 		ev.ObjectRef = &auditv1.ObjectReference{
 			Resource: a.Resource, Subresource: a.Subresource, Namespace: a.Namespace, Name: a.Name,
-			APIGroup: info.APIGroup, APIVersion: a.APIVersion,
+			APIGroup: requestedGroup(r.URL.Path), APIVersion: a.APIVersion,
 		}
 	}
 	return ev
+}
+
+// requestedGroup is the API group as the path names it (the attributes
+// carry the canonical name of an upstream alias): the segment after
+// /apis/, or "" for /api/.
+func requestedGroup(path string) string {
+	rest, ok := strings.CutPrefix(path, "/apis/")
+	if !ok {
+		return ""
+	}
+	group, _, _ := strings.Cut(rest, "/")
+	return group
 }
 
 func userInfo(u *authn.User) authnv1.UserInfo {
