@@ -153,10 +153,10 @@ type PolicyRule struct {
 	Users      []string `json:"users,omitempty"`
 	UserGroups []string `json:"userGroups,omitempty"`
 	Verbs      []string `json:"verbs,omitempty"`
-	// Resources, Namespaces match resource requests only.
+	// Resources match resource requests only, by group, resource and name.
 	Resources []GroupResources `json:"resources,omitempty"`
-	// Namespaces match the request's namespace; "" matches requests that
-	// are not namespaced.
+	// Namespaces match resource requests only, by namespace; "" matches
+	// requests that are not namespaced.
 	Namespaces []string `json:"namespaces,omitempty"`
 	// NonResourceURLs match the path of non-resource requests: exactly, or
 	// by prefix when the pattern ends in "*".
