@@ -68,3 +68,23 @@ func TestRetries(t *testing.T) {
 		})
 	}
 }
+
+// TestUnreachable: a webhook that cannot be reached is retried, then the
+// events are reported lost.
+func TestUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	b, err := New(zap.NewNop(), Config{KubeconfigPath: kubeconfig(t, url+"/hook"), APIVersion: "audit.platform.io/v1", InitialBackoff: time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if b.ProcessEvents(&auditv1.Event{AuditID: "x"}) {
+		t.Error("an unreachable webhook reported success")
+	}
+	// Four waits of 1, 1.5, 2.25 and 3.375 ms at least: it was retried.
+	if d := time.Since(start); d < 8*time.Millisecond {
+		t.Errorf("gave up after %v, without the retries", d)
+	}
+}
