@@ -1,44 +1,24 @@
 package audit
 
 import (
-	"context"
-
+	"platform.io/platform/pkg/apiserver/audit/auditctx"
 	"platform.io/platform/pkg/component/authn"
 )
 
-type contextKey struct{}
+var _ auditctx.Recorder = (*requestAudit)(nil)
 
-func withRequestAudit(ctx context.Context, ra *requestAudit) context.Context {
-	return context.WithValue(ctx, contextKey{}, ra)
-}
-
-func requestAuditFrom(ctx context.Context) *requestAudit {
-	ra, _ := ctx.Value(contextKey{}).(*requestAudit)
-	return ra
-}
-
-// SetImpersonatedUser records that the request acts as u; the stages from
-// then on carry it as impersonatedUser. It does nothing for a request that
-// is not audited.
-func SetImpersonatedUser(ctx context.Context, u *authn.User) {
-	ra := requestAuditFrom(ctx)
-	if ra == nil {
-		return
-	}
+// SetImpersonatedUser implements auditctx.Recorder: the stages from then
+// on carry u as impersonatedUser.
+func (ra *requestAudit) SetImpersonatedUser(u *authn.User) {
 	info := userInfo(u)
 	ra.mu.Lock()
 	defer ra.mu.Unlock()
 	ra.ev.ImpersonatedUser = &info
 }
 
-// AddAnnotation sets an annotation on the request's event (a key already
-// set keeps its value, as upstream). It does nothing for a request that is
-// not audited.
-func AddAnnotation(ctx context.Context, key, value string) {
-	ra := requestAuditFrom(ctx)
-	if ra == nil {
-		return
-	}
+// AddAnnotation implements auditctx.Recorder: a key already set keeps its
+// value, as upstream.
+func (ra *requestAudit) AddAnnotation(key, value string) {
 	ra.mu.Lock()
 	defer ra.mu.Unlock()
 	if _, ok := ra.ev.Annotations[key]; ok {

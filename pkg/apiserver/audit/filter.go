@@ -13,6 +13,7 @@ import (
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/audit/auditctx"
 	"platform.io/platform/pkg/apiserver/audit/policy"
 	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/endpoints"
@@ -93,7 +94,7 @@ func WithAudit(lg *zap.Logger, h http.Handler, c Config) http.Handler {
 			}
 			st.send(ra.stage(auditv1.StageResponseComplete, st.stamp(), aw.complete))
 		}()
-		h.ServeHTTP(aw, r.WithContext(withRequestAudit(r.Context(), ra)))
+		h.ServeHTTP(aw, r.WithContext(auditctx.With(r.Context(), ra)))
 	})
 }
 

@@ -11,7 +11,7 @@ import (
 
 	apierrors "platform.io/client/api/errors"
 
-	"platform.io/platform/pkg/apiserver/audit"
+	"platform.io/platform/pkg/apiserver/audit/auditctx"
 	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/endpoints"
 	"platform.io/platform/pkg/component/authn"
@@ -70,7 +70,7 @@ func WithImpersonation(lg *zap.Logger, h http.Handler, z authz.Authorizer) http.
 			}
 		}
 		u := req.user()
-		audit.SetImpersonatedUser(r.Context(), u)
+		auditctx.SetImpersonatedUser(r.Context(), u)
 		h.ServeHTTP(w, r.WithContext(authn.WithUser(r.Context(), u)))
 	})
 }

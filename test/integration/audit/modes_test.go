@@ -100,9 +100,12 @@ func TestForbiddenAndImpersonation(t *testing.T) {
 		code       int
 		user, as   string
 		wantReason string
+		// decision is the authorization filter's annotation; a refused
+		// impersonation never reaches it.
+		decision string
 	}{
-		{"no rights", framework.Header{}, http.StatusForbidden, "alice", "", "Forbidden"},
-		{"impersonation refused", framework.Header{"Impersonate-User": "admin"}, http.StatusForbidden, "alice", "", "Forbidden"},
+		{"no rights", framework.Header{}, http.StatusForbidden, "alice", "", "Forbidden", "forbid"},
+		{"impersonation refused", framework.Header{"Impersonate-User": "admin"}, http.StatusForbidden, "alice", "", "Forbidden", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,6 +117,9 @@ func TestForbiddenAndImpersonation(t *testing.T) {
 			if last.User.Username != tt.user || last.ResponseStatus == nil || last.ResponseStatus.Code != int32(tt.code) ||
 				string(last.ResponseStatus.Reason) != tt.wantReason || last.ResponseStatus.Message == "" {
 				t.Errorf("event user %q status %+v", last.User.Username, last.ResponseStatus)
+			}
+			if got := last.Annotations["authorization.platform.io/decision"]; got != tt.decision {
+				t.Errorf("decision annotation %q, want %q", got, tt.decision)
 			}
 		})
 	}
@@ -138,6 +144,18 @@ func TestForbiddenAndImpersonation(t *testing.T) {
 		last := got[len(got)-1]
 		if last.User.Username != "admin" || last.ImpersonatedUser == nil || last.ImpersonatedUser.Username != "alice" {
 			t.Errorf("user %q impersonatedUser %+v", last.User.Username, last.ImpersonatedUser)
+		}
+	})
+	t.Run("allowed", func(t *testing.T) {
+		id := auditID("allowed")
+		sec.Do(t, "GET", "/api/v1/namespaces/default/pods", nil, id, bearer("admin")).Expect(t, http.StatusOK)
+		got := waitEvents(t, path, idOf(id), complete)
+		last := got[len(got)-1]
+		if _, ok := last.Annotations["authorization.platform.io/reason"]; !ok || last.Annotations["authorization.platform.io/decision"] != "allow" {
+			t.Errorf("allowed request's annotations %v", last.Annotations)
+		}
+		if _, ok := got[0].Annotations["authorization.platform.io/decision"]; ok {
+			t.Errorf("RequestReceived has the decision made after it: %v", got[0].Annotations)
 		}
 	})
 }
