@@ -22,9 +22,9 @@ func TestEventJSON(t *testing.T) {
 		User:             authnv1.UserInfo{Username: "alice", Groups: []string{"system:authenticated"}},
 		ImpersonatedUser: &authnv1.UserInfo{Username: "bob"},
 		SourceIPs:        []string{"127.0.0.1"}, UserAgent: "kubectl",
-		ObjectRef:      &ObjectReference{Resource: "pods", Namespace: "default", Name: "p", APIVersion: "v1"},
-		ResponseStatus: &meta.Status{Code: 201},
-		RequestObject:  json.RawMessage(`{"kind":"Pod"}`),
+		ObjectRef:                &ObjectReference{Resource: "pods", Namespace: "default", Name: "p", APIVersion: "v1"},
+		ResponseStatus:           &meta.Status{Code: 201},
+		RequestObject:            json.RawMessage(`{"kind":"Pod"}`),
 		RequestReceivedTimestamp: at, StageTimestamp: at,
 		Annotations: map[string]string{"a": "b"},
 	}
