@@ -22,6 +22,7 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 
 	"platform.io/platform/hack/flagdocs/daemons"
+	"platform.io/platform/pkg/apiserver/audit/policy"
 	"platform.io/platform/pkg/apiserver/registry/core/podspec"
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
@@ -430,4 +431,15 @@ func readPod(t *testing.T, path string) *corev1.Pod {
 		t.Fatal(fmt.Errorf("%s: %w", path, err))
 	}
 	return &pod
+}
+
+// TestAuditPolicy: the example audit policy is one the API server accepts.
+func TestAuditPolicy(t *testing.T) {
+	p, err := policy.LoadFile("config/audit-policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Rules) == 0 {
+		t.Error("the example policy has no rules")
+	}
 }
