@@ -208,6 +208,18 @@ func (s *Store) GetCached(ctx context.Context, ns, name string) (meta.Object, er
 	return s.Get(ctx, ns, name)
 }
 
+// ListCached lists the objects in namespace ns ("" for all) from the
+// watch cache when the storage has one, once it holds every write made
+// through this store: a server's own writes are never missed, as with
+// GetCached.
+func (s *Store) ListCached(ctx context.Context, ns string) (*List, error) {
+	rv := "0"
+	if w := s.lastWrite.Load(); w > 0 {
+		rv = formatRV(w)
+	}
+	return s.List(ctx, ns, ListOptions{ResourceVersion: rv})
+}
+
 // wrote records the revision of a write through this store.
 func (s *Store) wrote(rev int64) {
 	for {

@@ -39,6 +39,9 @@ func TestDeploymentRollingUpdate(t *testing.T) {
 	e.waitCondition(t, "web", appsv1.DeploymentAvailable, corev1.ConditionTrue, "MinimumReplicasAvailable")
 
 	e.setImage(t, "web", "nginx:2")
+	// The surge bounds the ReplicaSets' wanted replicas, as upstream's
+	// controller does: a scaled-down ReplicaSet's pods may outlive its
+	// scale-down by a moment, before its controller deletes them.
 	e.rollOut(t, "web", func() string {
 		pods := e.pods(t, "app=web")
 		ready := 0
@@ -47,8 +50,12 @@ func TestDeploymentRollingUpdate(t *testing.T) {
 				ready++
 			}
 		}
-		if len(pods) > n+surge || ready < n-unavailable {
-			return fmt.Sprintf("%d pods, %d ready: %s", len(pods), ready, describe(pods))
+		var wanted int32
+		for _, rs := range e.replicaSets(t, "app=web") {
+			wanted += *rs.Spec.Replicas
+		}
+		if wanted > n+surge || ready < n-unavailable {
+			return fmt.Sprintf("replicasets want %d pods, %d ready: %s", wanted, ready, describe(pods))
 		}
 		return ""
 	})

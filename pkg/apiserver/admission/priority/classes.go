@@ -43,7 +43,7 @@ func (c storeClasses) Get(ctx context.Context, name string) (*schedulingv1.Prior
 }
 
 func (c storeClasses) List(ctx context.Context) ([]*schedulingv1.PriorityClass, error) {
-	l, err := c.store.List(ctx, "", registry.ListOptions{ResourceVersion: "0"})
+	l, err := c.store.ListCached(ctx, "")
 	if err != nil {
 		return nil, err
 	}
