@@ -159,7 +159,7 @@ func TestRun(t *testing.T) {
 		{
 			name: "failed write took effect",
 			mutate: func(h *History) {
-				h.Ops = append(h.Ops, Op{Client: 3, Kind: Replace, Key: "b", Value: "b9", ExpectRV: 6, Call: 150 * ms, Return: 155 * ms, Outcome: Failed})
+				h.Ops = append(h.Ops, Op{Client: 3, Kind: Replace, Key: "b", Value: "b9", ExpectRV: 6, Call: 150 * ms, Return: 155 * ms, Outcome: Failed, Code: 409})
 				*events(h) = append(*events(h), Event{Type: Modified, Key: "b", Value: "b9", RV: 7, At: 156 * ms})
 			},
 			want: []string{"values"},

@@ -48,7 +48,7 @@ const (
 	// OK: the server answered success.
 	OK Outcome = iota
 	// Failed: the server answered a definite refusal (404, 409, 422, 429,
-	// ...): the operation had no effect.
+	// ...), or the request was never sent: the operation had no effect.
 	Failed
 	// Unknown: a timeout, a reset connection or a 5xx: the operation may
 	// or may not have taken effect, now or later.
@@ -95,6 +95,10 @@ type Op struct {
 	// ListRV and Items are a successful List's answer.
 	ListRV int64
 	Items  map[string]Object
+	// Code is the HTTP status of a Failed operation's answer; 0 when the
+	// request was never sent. Only 404 and 409 say anything of the key's
+	// state (absent; present, or at another resourceVersion).
+	Code int
 	// Err is the error's text, for reports.
 	Err string
 }

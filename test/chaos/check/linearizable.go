@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"math"
+	"net/http"
 	"sort"
 	"time"
 
@@ -126,7 +127,9 @@ func step(s keyState, in keyInput, out keyOutput) (bool, keyState) {
 // returns at the earliest observation (it may have happened after the
 // client gave up, as when a stopped server resumes). An Unknown write
 // never observed may have happened at any time after its call. Reads that
-// got no answer say nothing and are left out.
+// got no answer say nothing and are left out, as are writes refused for
+// another reason than the key's state (404, 409): they had no effect and
+// say nothing.
 func checkLinearizable(h History, ix *index, timeout time.Duration) []Anomaly {
 	perKey := map[string][]porcupine.Operation{}
 	add := func(key string, op Op, in keyInput, out keyOutput) {
@@ -148,6 +151,10 @@ func checkLinearizable(h History, ix *index, timeout time.Duration) []Anomaly {
 				add(k, op, keyInput{kind: Get}, keyOutput{outcome: OK, found: found, obj: obj})
 			}
 		case Create, Replace, Delete:
+			if op.Outcome == Failed && op.Code != http.StatusNotFound && op.Code != http.StatusConflict {
+				// Refused for a reason that says nothing of the key.
+				continue
+			}
 			in := keyInput{kind: op.Kind, value: op.Value, expectRV: op.ExpectRV}
 			out := keyOutput{outcome: op.Outcome, obj: op.Obj}
 			if op.Kind != Delete {
