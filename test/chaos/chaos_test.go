@@ -186,7 +186,7 @@ func runScenario(t *testing.T, sc scenario, cfg cluster.Config, duration time.Du
 	elapsed := time.Since(start)
 	t.Logf("unknown outcomes by cause: %s", unknownCauses(h.Ops))
 	checkStart := time.Now()
-	r := check.Run(h, check.Options{Timeout: time.Minute})
+	r := check.Run(h, check.Options{Timeout: time.Minute + duration/2})
 	t.Logf("scenario %s: %v of workload, %d faults (%s); %v; checked in %v; seed %d",
 		sc.name, elapsed.Round(time.Second), len(injected), summarize(injected), r, time.Since(checkStart).Round(time.Millisecond), seed)
 	for i, a := range r.Anomalies {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -104,8 +105,10 @@ type index struct {
 	// been present: a list at that revision showed it, or a watch showed
 	// the next change of its key right after it.
 	alive map[string]int64
-	// changes are the known revisions of each key.
+	// changes are the known revisions of each key, and sorted the same
+	// revisions in order.
 	changes   map[string]map[int64]change
+	sorted    map[string][]int64
 	anomalies []Anomaly
 }
 
@@ -168,6 +171,15 @@ func newIndex(h History) *index {
 				}
 			}
 		}
+	}
+	ix.sorted = map[string][]int64{}
+	for k, m := range ix.changes {
+		revs := make([]int64, 0, len(m))
+		for r := range m {
+			revs = append(revs, r)
+		}
+		slices.Sort(revs)
+		ix.sorted[k] = revs
 	}
 	return ix
 }
@@ -234,26 +246,23 @@ func (ix *index) record(key string, rv int64, c change, what string) {
 // at returns key's last known change at or before revision rv, and its
 // revision (0 when none is known).
 func (ix *index) at(key string, rv int64) (change, int64) {
-	var best int64
-	var c change
-	for r, ch := range ix.changes[key] {
-		if r <= rv && r > best {
-			best, c = r, ch
-		}
+	revs := ix.sorted[key]
+	i, found := slices.BinarySearch(revs, rv)
+	if found {
+		return ix.changes[key][rv], rv
 	}
-	return c, best
+	if i == 0 {
+		return change{}, 0
+	}
+	return ix.changes[key][revs[i-1]], revs[i-1]
 }
 
 // revisions returns key's known change revisions in (from, to], in order.
 func (ix *index) revisions(key string, from, to int64) []int64 {
-	var out []int64
-	for r := range ix.changes[key] {
-		if r > from && r <= to {
-			out = append(out, r)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
+	revs := ix.sorted[key]
+	lo, _ := slices.BinarySearch(revs, from+1)
+	hi, _ := slices.BinarySearch(revs, to+1)
+	return revs[lo:hi]
 }
 
 // describeItems renders a list's items in key order, for reports.
