@@ -101,7 +101,7 @@ var scenarios = []scenario{
 }
 
 // victim picks the member a round hits: the leader in even rounds, the
-// members in turn in odd ones.
+// followers in turn in odd ones.
 func victim(ctx context.Context, c *cluster.Cluster, round int) (*cluster.Member, string, error) {
 	leader, err := c.Leader(ctx)
 	if err != nil {
@@ -110,11 +110,12 @@ func victim(ctx context.Context, c *cluster.Cluster, round int) (*cluster.Member
 	if round%2 == 0 {
 		return leader, leader.Name + " (leader)", nil
 	}
-	m := c.Members[(round/2)%len(c.Members)]
-	if m == leader {
-		return m, m.Name + " (leader)", nil
+	for i := range c.Members {
+		if m := c.Members[(round/2+i)%len(c.Members)]; m != leader {
+			return m, m.Name + " (follower)", nil
+		}
 	}
-	return m, m.Name, nil
+	return leader, leader.Name + " (leader)", nil
 }
 
 // TestChaos runs each scenario: a fresh cluster, the workload for the
