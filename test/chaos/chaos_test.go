@@ -32,6 +32,13 @@ const (
 	opTimeout = 5 * time.Second
 	// stopFor is how long a process stays SIGSTOPped: longer than both.
 	stopFor = 6 * time.Second
+	// compactEvery is the API server's --etcd-compaction-interval: etcd
+	// keeps 2-4 s of history, so the lagging watcher, which waits lagBy
+	// before it resumes, finds its resourceVersion compacted now and then
+	// (410 Gone) and relists, and otherwise resumes from etcd's history
+	// beyond the watch cache's window.
+	compactEvery = 2 * time.Second
+	lagBy        = 5 * time.Second
 )
 
 // scenario is one kind of fault, injected again and again while the
@@ -147,7 +154,7 @@ func TestChaos(t *testing.T) {
 			dir := t.TempDir()
 			runScenario(t, sc, cluster.Config{Dir: dir, EtcdBin: etcd, APIServerBin: filepath.Join(bin, "platform-apiserver"),
 				Addrs:         loopbackAddrs(3),
-				APIServerArgs: []string{"--request-timeout", requestTimeout.String(), "--etcd-compaction-interval", "10s"}}, duration)
+				APIServerArgs: []string{"--request-timeout", requestTimeout.String(), "--etcd-compaction-interval", compactEvery.String()}}, duration)
 		})
 	}
 }
@@ -177,7 +184,7 @@ func runScenario(t *testing.T, sc scenario, cfg cluster.Config, duration time.Du
 	seed := rand.Uint64()
 	start := time.Now()
 	h, err := workload.Run(runCtx, cms, workload.Config{
-		Clients: 4, Watchers: 2, Keys: []string{"k0", "k1", "k2"},
+		Clients: 4, Watchers: 2, LagBy: lagBy, Keys: []string{"k0", "k1", "k2"},
 		OpTimeout: opTimeout, SettleTimeout: time.Minute, Seed: seed,
 	})
 	injected := <-faults

@@ -19,8 +19,9 @@ func (a Anomaly) String() string { return a.Check + ": " + a.Detail }
 
 // Report is the result of Run: what was checked and what was wrong.
 type Report struct {
-	// Ops counts the operations by outcome.
-	OK, Failed, Unknown int
+	// Ops counts the operations by outcome; LateWrites counts the Unknown
+	// writes that took effect (their value was observed).
+	OK, Failed, Unknown, LateWrites int
 	// Lists counts the successful lists checked as snapshots, Events the
 	// watch events checked, Relists and Reconnects the watchers' restarts.
 	Lists, Events, Relists, Reconnects int
@@ -28,8 +29,8 @@ type Report struct {
 }
 
 func (r Report) String() string {
-	return fmt.Sprintf("%d operations (%d ok, %d failed, %d unknown), %d lists, %d watch events, %d watch reconnects, %d relists, %d anomalies",
-		r.OK+r.Failed+r.Unknown, r.OK, r.Failed, r.Unknown, r.Lists, r.Events, r.Reconnects, r.Relists, len(r.Anomalies))
+	return fmt.Sprintf("%d operations (%d ok, %d failed, %d unknown of which %d writes took effect), %d lists, %d watch events, %d watch reconnects, %d relists, %d anomalies",
+		r.OK+r.Failed+r.Unknown, r.OK, r.Failed, r.Unknown, r.LateWrites, r.Lists, r.Events, r.Reconnects, r.Relists, len(r.Anomalies))
 }
 
 // Options tune Run.
@@ -71,6 +72,11 @@ func Run(h History, o Options) Report {
 		}
 	}
 	ix := newIndex(h)
+	for _, op := range h.Ops {
+		if _, seen := ix.seen[op.Value]; seen && op.Outcome == Unknown && (op.Kind == Create || op.Kind == Replace) {
+			r.LateWrites++
+		}
+	}
 	r.Anomalies = append(r.Anomalies, ix.anomalies...)
 	r.Anomalies = append(r.Anomalies, checkLinearizable(h, ix, o.Timeout)...)
 	r.Anomalies = append(r.Anomalies, checkLists(h, ix)...)

@@ -29,6 +29,10 @@ type watcher struct {
 	rec     *check.Recorder
 	rng     *rand.Rand
 	timeout time.Duration
+	// resumeDelay is how long the watcher waits before it resumes a
+	// stream that ended: a lagging watcher, whose resourceVersion may
+	// have left the server's window meanwhile, so it gets 410 and relists.
+	resumeDelay time.Duration
 	// last is the last resourceVersion seen, for Run to wait on.
 	last atomic.Int64
 	// sessions is written by run alone, and read after it returns.
@@ -57,6 +61,7 @@ func (w *watcher) stream(ctx context.Context, s *check.Session) {
 	for first := true; ctx.Err() == nil; first = false {
 		if !first {
 			s.Reconnects++
+			pause(ctx, w.resumeDelay)
 		}
 		wi, err := w.cms.Watch(ctx, meta.ListOptions{
 			ResourceVersion:     strconv.FormatInt(w.last.Load(), 10),

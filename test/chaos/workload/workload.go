@@ -16,8 +16,10 @@ const SentinelKey = "sentinel"
 
 // Config sizes a run.
 type Config struct {
-	// Clients and Watchers count the concurrent clients and watchers.
+	// Clients and Watchers count the concurrent clients and watchers;
+	// every second watcher lags: it waits LagBy before resuming a stream.
 	Clients, Watchers int
+	LagBy             time.Duration
 	// Keys are the ConfigMaps' names the clients use.
 	Keys []string
 	// OpTimeout bounds each call; a call that runs out is Unknown.
@@ -45,6 +47,9 @@ func Run(ctx context.Context, cms *ConfigMaps, cfg Config) (check.History, error
 		// Watchers list as clients of their own, after the workload's.
 		w := &watcher{id: cfg.Clients + 1 + i, cms: cms, rec: rec, timeout: cfg.OpTimeout,
 			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(1000+i)))}
+		if i%2 == 1 {
+			w.resumeDelay = cfg.LagBy
+		}
 		watchers[i] = w
 		wg.Go(func() { w.run(wctx) })
 	}
