@@ -23,9 +23,16 @@ func TestIsolate(t *testing.T) {
 	}
 	n.SetID("a", "a1")
 	n.SetID("b", "b1")
+	// kept is a connection kept open across every case: isolation must
+	// cut it too, and healing must close it so it is dialled anew.
+	kept := &http.Transport{MaxIdleConnsPerHost: 1}
+	defer kept.CloseIdleConnections()
 	send := func(sender string) error {
 		tr := &http.Transport{}
 		defer tr.CloseIdleConnections()
+		if sender == "a1" {
+			tr = kept
+		}
 		hc := &http.Client{Transport: tr, Timeout: 300 * time.Millisecond}
 		req, _ := http.NewRequest(http.MethodGet, "http://"+p.Addr()+"/raft/probing", nil)
 		req.Header.Set(SenderHeader, sender)
