@@ -120,7 +120,7 @@ func (o Op) String() string {
 			s += " (" + o.Err + ")"
 		}
 	case o.Kind == List:
-		s += fmt.Sprintf(" rv=%d %v", o.ListRV, o.Items)
+		s += fmt.Sprintf(" rv=%d %s", o.ListRV, describeItems(o.Items))
 	case o.Kind == Get && !o.Found:
 		s += " not found"
 	case o.Kind != Delete:

@@ -40,47 +40,8 @@ func checkWatches(h History, ix *index) []Anomaly {
 			if s.ListRV < last {
 				report("relist %d at resourceVersion %d, below %d seen before", si, s.ListRV, last)
 			}
-			last = s.ListRV
-			state = map[string]Object{}
-			for k, obj := range s.Items {
-				state[k] = obj
-			}
-			seen := map[string]map[int64]change{}
-			for _, e := range s.Events {
-				if e.Type == Bookmark {
-					if e.RV < last {
-						report("bookmark at %d after resourceVersion %d", e.RV, last)
-					}
-					last = max(last, e.RV)
-					continue
-				}
-				if e.RV <= last {
-					report("event %s %s=%s@%d after resourceVersion %d", e.Type, e.Key, e.Value, e.RV, last)
-				}
-				last = max(last, e.RV)
-				cur, present := state[e.Key]
-				switch {
-				case e.Type == Added && present:
-					report("ADDED %s=%s@%d but it holds %s@%d", e.Key, e.Value, e.RV, cur.Value, cur.RV)
-				case e.Type == Modified && !present:
-					report("MODIFIED %s=%s@%d but it is absent", e.Key, e.Value, e.RV)
-				case e.Type == Deleted && !present:
-					report("DELETED %s@%d but it is absent", e.Key, e.RV)
-				case e.Type == Deleted && cur.Value != e.Value:
-					report("DELETED %s=%s@%d but it holds %s", e.Key, e.Value, e.RV, cur.Value)
-				}
-				c := change{present: e.Type != Deleted, value: e.Value}
-				if e.Type == Deleted {
-					delete(state, e.Key)
-					c.value = ""
-				} else {
-					state[e.Key] = Object{Value: e.Value, RV: e.RV}
-				}
-				if seen[e.Key] == nil {
-					seen[e.Key] = map[int64]change{}
-				}
-				seen[e.Key][e.RV] = c
-			}
+			var seen map[string]map[int64]change
+			state, last, seen = replay(s, report)
 			for _, k := range h.Keys {
 				for _, r := range ix.revisions(k, s.ListRV, last) {
 					want := ix.changes[k][r]
@@ -106,6 +67,54 @@ func checkWatches(h History, ix *index) []Anomaly {
 		}
 	}
 	return out
+}
+
+// replay applies a session's events to its list, reporting revisions
+// that do not increase and events that do not fit the state; it returns
+// the state, the last resourceVersion seen and the change each event
+// showed, by key and revision.
+func replay(s Session, report func(format string, args ...any)) (map[string]Object, int64, map[string]map[int64]change) {
+	seen := map[string]map[int64]change{}
+	last := s.ListRV
+	state := map[string]Object{}
+	for k, obj := range s.Items {
+		state[k] = obj
+	}
+	for _, e := range s.Events {
+		if e.Type == Bookmark {
+			if e.RV < last {
+				report("bookmark at %d after resourceVersion %d", e.RV, last)
+			}
+			last = max(last, e.RV)
+			continue
+		}
+		if e.RV <= last {
+			report("event %s %s=%s@%d after resourceVersion %d", e.Type, e.Key, e.Value, e.RV, last)
+		}
+		last = max(last, e.RV)
+		cur, present := state[e.Key]
+		switch {
+		case e.Type == Added && present:
+			report("ADDED %s=%s@%d but it holds %s@%d", e.Key, e.Value, e.RV, cur.Value, cur.RV)
+		case e.Type == Modified && !present:
+			report("MODIFIED %s=%s@%d but it is absent", e.Key, e.Value, e.RV)
+		case e.Type == Deleted && !present:
+			report("DELETED %s@%d but it is absent", e.Key, e.RV)
+		case e.Type == Deleted && cur.Value != e.Value:
+			report("DELETED %s=%s@%d but it holds %s", e.Key, e.Value, e.RV, cur.Value)
+		}
+		if seen[e.Key] == nil {
+			seen[e.Key] = map[int64]change{}
+		}
+		if e.Type == Deleted {
+			delete(state, e.Key)
+			seen[e.Key][e.RV] = change{}
+		} else {
+			state[e.Key] = Object{Value: e.Value, RV: e.RV}
+			seen[e.Key][e.RV] = change{present: true, value: e.Value}
+		}
+	}
+	return state, last, seen
 }
 
 // diffState describes how got differs from want, or returns "".
