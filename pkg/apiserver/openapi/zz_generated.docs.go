@@ -684,4 +684,10 @@ var docs = map[string]string{
 	"platform.io/client/api/resource.ResourceList":                                               "ResourceList maps resource names to quantities.",
 	"platform.io/client/api/resource.ResourceName":                                               "ResourceName names a resource such as \"cpu\" or \"memory\".",
 	"platform.io/client/api/resource.Scale":                                                      "Scale is a power-of-ten exponent: a value at scale 3 counts thousands and one at scale -3 counts thousandths.",
+	"platform.io/client/api/scheduling/v1.PriorityClass":                                         "PriorityClass maps a name to an integer priority. Pods name it in spec.priorityClassName; the higher the value, the more important the pod, and the scheduler may evict lower-priority pods to place it.",
+	"platform.io/client/api/scheduling/v1.PriorityClass.Description":                             "Description is free text telling users when to use this class.",
+	"platform.io/client/api/scheduling/v1.PriorityClass.GlobalDefault":                           "GlobalDefault makes this class's value the priority of pods that name no class. At most one class may be the global default.",
+	"platform.io/client/api/scheduling/v1.PriorityClass.PreemptionPolicy":                        "PreemptionPolicy is the preemption policy of pods of this class: PreemptLowerPriority (the default) or Never. It cannot change after creation.",
+	"platform.io/client/api/scheduling/v1.PriorityClass.Value":                                   "Value is the priority that pods of this class receive. User classes may use at most 1000000000; larger values are reserved for the built-in system classes. It cannot change after creation.",
+	"platform.io/client/api/scheduling/v1.PriorityClassList":                                     "PriorityClassList is a page of PriorityClasses.",
 }
