@@ -21,7 +21,7 @@ LDFLAGS        := -X $(VERSION_PKG).gitVersion=$(VERSION) \
                   -X $(VERSION_PKG).gitTreeState=$(GIT_TREE_STATE) \
                   -X $(VERSION_PKG).buildDate=$(BUILD_DATE)
 
-.PHONY: all build test test-unit test-staging test-integration test-external-etcd test-e2e test-ha run bench generate verify clean
+.PHONY: all build test test-unit test-staging test-integration test-external-etcd test-e2e test-ha test-chaos chaos run bench generate verify clean
 
 all: build
 
@@ -39,14 +39,14 @@ build:
 # The checks of make verify, then unit and integration tests of both
 # modules, then the integration suite
 # again on an external etcd, then the end-to-end suite on the built binaries,
-# then the HA test on its own.
-test: verify build test-staging test-unit test-external-etcd test-e2e test-ha
+# then the HA test on its own, then the chaos scenarios.
+test: verify build test-staging test-unit test-external-etcd test-e2e test-ha test-chaos
 
 test-staging:
 	cd staging && $(GO) test -timeout $(TEST_TIMEOUT) ./...
 
 test-unit:
-	$(GO) test -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -v '/test/e2e')
+	$(GO) test -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -v -e '/test/e2e' -e '/test/chaos$$')
 
 # The integration suite against a real etcd process (Debian's etcd-server).
 test-external-etcd:
@@ -60,6 +60,19 @@ test-e2e: build
 # takeover times are not the other tests' load; -v prints its table.
 test-ha: build
 	PLATFORM_BIN_DIR=$(abspath $(BIN)) $(GO) test -count=1 -timeout 10m -v -run '^TestHA$$' ./test/e2e/
+
+# The chaos scenarios (test/chaos): a recorded workload against the API
+# server over a three-member etcd while one kind of fault is injected per
+# scenario, then linearizability, list and watch checks. test-chaos runs
+# each scenario for DURATION (20s by default); `make chaos DURATION=10m`
+# runs them long; CHAOS_SCENARIOS=etcd-kill,... picks some.
+DURATION ?= 20s
+test-chaos: build
+	PLATFORM_BIN_DIR=$(abspath $(BIN)) CHAOS_DURATION=$(DURATION) $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -v -run '^TestChaos$$' ./test/chaos/
+
+chaos: DURATION = 10m
+chaos: TEST_TIMEOUT = 0
+chaos: test-chaos
 
 run: build
 	hack/local-up.sh
