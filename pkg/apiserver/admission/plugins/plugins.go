@@ -9,6 +9,9 @@ import (
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/admission"
+	"platform.io/platform/pkg/apiserver/admission/webhook/generic"
+	"platform.io/platform/pkg/apiserver/admission/webhook/mutating"
+	"platform.io/platform/pkg/apiserver/admission/webhook/validating"
 	"platform.io/platform/pkg/apiserver/registry"
 )
 
@@ -23,6 +26,14 @@ type Deps struct {
 	// --default-*-toleration-seconds of DefaultTolerationSeconds.
 	NotReadyTolerationSeconds    int64
 	UnreachableTolerationSeconds int64
+	// Resources are the served rows: the webhooks' matchPolicy Equivalent
+	// finds a resource's other versions among them.
+	Resources []*registry.Resource
+}
+
+// webhooks is the configuration of the webhook plugins.
+func (d Deps) webhooks() generic.Config {
+	return generic.Config{Logger: d.Logger, Registerer: d.Registerer, Store: d.Store, Resources: d.Resources}
 }
 
 // Plugin is one row of the table.
@@ -35,7 +46,14 @@ type Plugin struct {
 
 // All returns every plugin, in the order they run: upstream's order.
 func All() []Plugin {
-	return []Plugin{}
+	return []Plugin{
+		{Name: mutating.PluginName, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return mutating.NewFromConfig(d.webhooks())
+		}},
+		{Name: validating.PluginName, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return validating.NewFromConfig(d.webhooks())
+		}},
+	}
 }
 
 // Names returns the names of all plugins, in order.
