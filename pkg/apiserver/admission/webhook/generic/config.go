@@ -22,6 +22,10 @@ type Config struct {
 	Store func(gr meta.GroupResource) *registry.Store
 	// Resources are the served rows (matchPolicy Equivalent); may be nil.
 	Resources []*registry.Resource
+	// Resolver, when set, wraps the resolution of webhook Services
+	// through their Endpoints (tests reach an endpoint's address on
+	// loopback, which Endpoints may not hold).
+	Resolver func(client.Resolver) client.Resolver
 }
 
 // Parts are the pieces of one plugin.
@@ -52,7 +56,11 @@ func (c Config) Build(mutating bool, hooks func(meta.Object) ([]Hook, error)) (*
 	if lg == nil {
 		lg = zap.NewNop()
 	}
-	cl := client.New(client.StoreResolver{Services: stores["services"], Endpoints: stores["endpoints"]})
+	var resolver client.Resolver = client.StoreResolver{Services: stores["services"], Endpoints: stores["endpoints"]}
+	if c.Resolver != nil {
+		resolver = c.Resolver(resolver)
+	}
+	cl := client.New(resolver)
 	return &Parts{
 		Source:  NewSource(stores[resource], hooks),
 		Matcher: NewMatcher(stores["namespaces"], c.Resources),
