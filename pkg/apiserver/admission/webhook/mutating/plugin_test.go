@@ -125,7 +125,7 @@ func TestReinvocation(t *testing.T) {
 			if n := len(changer.Requests()); n != 1 {
 				t.Errorf("changer called %d times, want 1 (Never)", n)
 			}
-			if tc.calls == 2 && !strings.Contains(string(watcher.Requests()[1].Object), `"changed":"yes"`) {
+			if r := watcher.Requests(); tc.calls == 2 && len(r) == 2 && !strings.Contains(string(r[1].Object), `"changed":"yes"`) {
 				t.Errorf("reinvoked watcher did not see the change")
 			}
 		})
