@@ -53,7 +53,12 @@ func NewMatcher(namespaces *registry.Store, rows []*registry.Resource) *Matcher 
 }
 
 // Match returns how h sees the request, or nil when it does not see it.
+// Writes of webhook configurations are never sent to webhooks (as
+// upstream), so a broken webhook cannot lock its own fix out.
 func (m *Matcher) Match(ctx context.Context, h *Hook, a *admission.Attributes) (*Invocation, error) {
+	if exempt(a) {
+		return nil, nil
+	}
 	inv := m.matchRules(h, a)
 	if inv == nil {
 		return nil, nil
@@ -151,4 +156,11 @@ func objectMatches(sel labels.Selector, a *admission.Attributes) bool {
 		}
 	}
 	return false
+}
+
+func exempt(a *admission.Attributes) bool {
+	if registry.CanonicalGroup(a.Resource.Group) != arv1.GroupName {
+		return false
+	}
+	return a.Resource.Resource == "mutatingwebhookconfigurations" || a.Resource.Resource == "validatingwebhookconfigurations"
 }

@@ -341,6 +341,28 @@ func (l loopback) Resolve(ctx context.Context, ns, name string, port int32) (str
 	return "127." + strings.TrimPrefix(addr, "10."), nil
 }
 
+// TestConfigurationsExempt: a webhook on every resource is not called for
+// writes of webhook configurations, under either group name.
+func TestConfigurationsExempt(t *testing.T) {
+	env := webhooktest.NewEnv(t)
+	srv := webhooktest.Start(t, webhooktest.Deny("everything", http.StatusForbidden))
+	env.Create(t, configsV1, config("all", hook("all.example.com", srv, func(w *arv1.ValidatingWebhook) {
+		w.Rules[0].Rule = arv1.Rule{APIGroups: []string{"*"}, APIVersions: []string{"*"}, Resources: []string{"*"}}
+	})))
+	p := newPlugin(t, env)
+	for _, group := range []string{arv1.GroupName, "admissionregistration.k8s.io"} {
+		a := &admission.Attributes{Operation: admission.Create, Kind: meta.GroupVersionKind{Group: group, Version: "v1", Kind: "ValidatingWebhookConfiguration"},
+			Resource: meta.GroupVersionResource{Group: group, Version: "v1", Resource: "validatingwebhookconfigurations"}, Name: "x",
+			Object: config("x")}
+		if err := p.Validate(context.Background(), a); err != nil {
+			t.Errorf("%s: %v", group, err)
+		}
+	}
+	if err := p.Validate(context.Background(), podCreate("default", nil)); code(err) != http.StatusForbidden {
+		t.Errorf("pod create: %v, want the webhook's refusal", err)
+	}
+}
+
 // TestServiceReference: a webhook named by a Service is reached at the
 // address of the Service's Endpoints (the endpoint port of the Service
 // port's name), its certificate checked for <name>.<namespace>.svc.
