@@ -40,7 +40,11 @@ webhooks:
   timeoutSeconds: 5
 `, hook.URL, base64.StdEncoding.EncodeToString(hook.CABundle))
 	s.Expect(t, "validatingwebhookconfiguration.admissionregistration.k8s.io/guard created", "apply", "-f", WriteManifest(t, manifest))
-	s.Expect(t, "guard", "get", "validatingwebhookconfigurations", "-o", "name", "--no-headers", "-o", "custom-columns=NAME:.metadata.name")
+	out := s.MustKubectl(t, "get", "validatingwebhookconfigurations")
+	WantHeader(t, out, "NAME", "WEBHOOKS", "AGE")
+	if row := TableRow(t, out, "guard"); row[1] != "1" {
+		t.Errorf("row %q, want 1 webhook", row)
+	}
 
 	cm := WriteManifest(t, `apiVersion: v1
 kind: ConfigMap

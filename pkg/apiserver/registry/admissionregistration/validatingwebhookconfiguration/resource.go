@@ -16,6 +16,7 @@ func Resources() (v1, v1beta1 *registry.Resource) {
 		Group: arv1.GroupName, Version: "v1", Name: "validatingwebhookconfigurations",
 		Singular: "validatingwebhookconfiguration", Kind: "ValidatingWebhookConfiguration",
 		Categories: []string{"api-extensions"},
+		Table:      tableColumns,
 		New:        func() meta.Object { return &arv1.ValidatingWebhookConfiguration{} },
 		Strategy: registry.Typed[arv1.ValidatingWebhookConfiguration]{
 			DefaultFunc: func(c *arv1.ValidatingWebhookConfiguration) { wv.DefaultValidating(c.Webhooks, wv.V1) },
@@ -30,6 +31,7 @@ func Resources() (v1, v1beta1 *registry.Resource) {
 	v1beta1 = &registry.Resource{
 		Group: arv1beta1.GroupName, Version: "v1beta1", Name: v1.Name, Singular: v1.Singular, Kind: v1.Kind,
 		Categories: v1.Categories,
+		Table:      tableColumns,
 		New:        func() meta.Object { return &arv1beta1.ValidatingWebhookConfiguration{} },
 		Storage:    v1,
 		Strategy: registry.Typed[arv1beta1.ValidatingWebhookConfiguration]{
