@@ -151,7 +151,7 @@ func objectMatches(sel labels.Selector, a *admission.Attributes) bool {
 		return true
 	}
 	for _, o := range []meta.Object{a.Object, a.OldObject} {
-		if o != nil && sel.Matches(labels.Set(o.GetObjectMeta().Labels)) {
+		if !isNil(o) && sel.Matches(labels.Set(o.GetObjectMeta().Labels)) {
 			return true
 		}
 	}
