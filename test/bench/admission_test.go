@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
@@ -12,6 +13,7 @@ import (
 	"platform.io/client/rest"
 
 	"platform.io/platform/pkg/apiserver/admission/plugins"
+	"platform.io/platform/pkg/apiserver/admission/webhook/webhooktest"
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/test/integration/framework"
 )
@@ -22,28 +24,36 @@ const (
 	admissionWrites  = 3000
 )
 
-// admissionSide is a server configuration of BenchmarkAdmissionCost.
+// admissionSide is a server configuration of BenchmarkAdmissionCost;
+// setup, when set, runs once the server is up.
 type admissionSide struct {
-	name string
-	opts framework.Option
+	name  string
+	opts  framework.Option
+	setup func(b *testing.B, s *framework.Server)
 }
 
 // BenchmarkAdmissionCost measures what admission costs a write (issue
 // 15): pod creates at 64 clients through the staging client, against
 // in-process API servers that differ only in their admission chain:
-// "bare" has every plugin off, "default" the default-on plugins. Pods are
+// "bare" has every plugin off, "default" the default-on plugins, "webhook"
+// those and one validating webhook on pod creates that admits everything
+// (a real HTTPS server in the test process). Pods are
 // what most plugins act on; the namespace has its default service account
 // and no LimitRange or ResourceQuota.
 func BenchmarkAdmissionCost(b *testing.B) {
 	configs := []admissionSide{
-		{"bare", func(o *options.Options) { o.Admission.Disable = plugins.DefaultOn() }},
-		{"default", func(o *options.Options) {}},
+		{"bare", func(o *options.Options) { o.Admission.Disable = plugins.DefaultOn() }, nil},
+		{"default", func(o *options.Options) {}, nil},
+		{"webhook", func(o *options.Options) {}, registerNoopWebhook},
 	}
 	var sides []writeSide
 	for _, c := range configs {
 		s := startServer(b, c.opts)
 		s.Do(b, http.MethodPost, "/api/v1/namespaces", `{"metadata":{"name":"adm-bench"}}`).Expect(b, http.StatusCreated)
 		s.Do(b, http.MethodPost, "/api/v1/namespaces/adm-bench/serviceaccounts", `{"metadata":{"name":"default"}}`)
+		if c.setup != nil {
+			c.setup(b, s)
+		}
 		client, err := rest.NewClient(&rest.Config{Host: s.URL, QPS: -1})
 		if err != nil {
 			b.Fatal(err)
@@ -68,5 +78,28 @@ func createPods(c *rest.Client, side string, lo, hi int) result {
 			}}},
 		}
 		return c.Post().Version("v1").Namespace("adm-bench").Resource("pods").Body(p).Do(ctx).Into(&corev1.Pod{})
+	})
+}
+
+// registerNoopWebhook registers a validating webhook on pod creates that
+// admits everything, and waits until the server calls it.
+func registerNoopWebhook(b *testing.B, s *framework.Server) {
+	hook := webhooktest.Start(b, webhooktest.Allow)
+	cfg := map[string]any{
+		"apiVersion": "admissionregistration.platform.io/v1", "kind": "ValidatingWebhookConfiguration",
+		"metadata": map[string]any{"name": "noop"},
+		"webhooks": []any{map[string]any{
+			"name":         "noop.bench.example.com",
+			"clientConfig": map[string]any{"url": hook.URL, "caBundle": hook.CABundle},
+			"rules": []any{map[string]any{"operations": []string{"CREATE"}, "apiGroups": []string{""},
+				"apiVersions": []string{"v1"}, "resources": []string{"pods"}}},
+			"sideEffects": "None", "admissionReviewVersions": []string{"v1"},
+		}},
+	}
+	s.Do(b, http.MethodPost, "/apis/admissionregistration.platform.io/v1/validatingwebhookconfigurations", cfg).Expect(b, http.StatusCreated)
+	probe := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"probe"},"spec":{"containers":[{"name":"c","image":"i"}]}}`
+	framework.Eventually(b, 10*time.Second, "the server calls the no-op webhook", func() bool {
+		s.Do(b, http.MethodPost, "/api/v1/namespaces/adm-bench/pods?dryRun=All", probe).Expect(b, http.StatusCreated)
+		return len(hook.Requests()) > 0
 	})
 }
