@@ -11,6 +11,7 @@ import (
 	"platform.io/platform/pkg/apiserver/admission"
 	"platform.io/platform/pkg/apiserver/admission/defaulttolerationseconds"
 	"platform.io/platform/pkg/apiserver/admission/namespacelifecycle"
+	"platform.io/platform/pkg/apiserver/admission/priority"
 	"platform.io/platform/pkg/apiserver/admission/webhook/generic"
 	"platform.io/platform/pkg/apiserver/admission/webhook/mutating"
 	"platform.io/platform/pkg/apiserver/admission/webhook/validating"
@@ -51,6 +52,9 @@ func All() []Plugin {
 	return []Plugin{
 		{Name: namespacelifecycle.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
 			return namespacelifecycle.New(d.Store(meta.GroupResource{Resource: "namespaces"})), nil
+		}},
+		{Name: priority.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return priority.NewFromStore(d.Logger.Named("priority"), d.Store(priority.ClassesResource))
 		}},
 		{Name: defaulttolerationseconds.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
 			return &defaulttolerationseconds.Plugin{NotReadySeconds: d.NotReadyTolerationSeconds, UnreachableSeconds: d.UnreachableTolerationSeconds}, nil
