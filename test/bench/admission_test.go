@@ -24,12 +24,10 @@ const (
 	admissionWrites  = 3000
 )
 
-// admissionSide is a server configuration of BenchmarkAdmissionCost;
-// setup, when set, runs once the server is up.
+// admissionSide is a server configuration of BenchmarkAdmissionCost.
 type admissionSide struct {
-	name  string
-	opts  framework.Option
-	setup func(b *testing.B, s *framework.Server)
+	name string
+	opts framework.Option
 }
 
 // BenchmarkAdmissionCost measures what admission costs a write (issue
@@ -42,17 +40,21 @@ type admissionSide struct {
 // and no LimitRange or ResourceQuota.
 func BenchmarkAdmissionCost(b *testing.B) {
 	configs := []admissionSide{
-		{"bare", func(o *options.Options) { o.Admission.Disable = plugins.DefaultOn() }, nil},
-		{"default", func(o *options.Options) {}, nil},
-		{"webhook", func(o *options.Options) {}, registerNoopWebhook},
+		{"bare", func(o *options.Options) { o.Admission.Disable = plugins.DefaultOn() }},
+		// The default chain includes ServiceAccount, which the test
+		// framework turns off unless asked.
+		{"default", framework.EnableAdmission("ServiceAccount")},
+		{"webhook", framework.EnableAdmission("ServiceAccount")},
 	}
+	// setups run on a side's server once it is up.
+	setups := map[string]func(b *testing.B, s *framework.Server){"webhook": registerNoopWebhook}
 	var sides []writeSide
 	for _, c := range configs {
 		s := startServer(b, c.opts)
 		s.Do(b, http.MethodPost, "/api/v1/namespaces", `{"metadata":{"name":"adm-bench"}}`).Expect(b, http.StatusCreated)
 		s.Do(b, http.MethodPost, "/api/v1/namespaces/adm-bench/serviceaccounts", `{"metadata":{"name":"default"}}`)
-		if c.setup != nil {
-			c.setup(b, s)
+		if setup := setups[c.name]; setup != nil {
+			setup(b, s)
 		}
 		client, err := rest.NewClient(&rest.Config{Host: s.URL, QPS: -1})
 		if err != nil {
