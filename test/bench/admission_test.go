@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
@@ -12,6 +13,7 @@ import (
 	"platform.io/client/rest"
 
 	"platform.io/platform/pkg/apiserver/admission/plugins"
+	"platform.io/platform/pkg/apiserver/admission/webhook/webhooktest"
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/test/integration/framework"
 )
@@ -31,7 +33,9 @@ type admissionSide struct {
 // BenchmarkAdmissionCost measures what admission costs a write (issue
 // 15): pod creates at 64 clients through the staging client, against
 // in-process API servers that differ only in their admission chain:
-// "bare" has every plugin off, "default" the default-on plugins. Pods are
+// "bare" has every plugin off, "default" the default-on plugins, "webhook"
+// those and one validating webhook on pod creates that admits everything
+// (a real HTTPS server in the test process). Pods are
 // what most plugins act on; the namespace has its default service account
 // and no LimitRange or ResourceQuota.
 func BenchmarkAdmissionCost(b *testing.B) {
@@ -40,12 +44,18 @@ func BenchmarkAdmissionCost(b *testing.B) {
 		// The default chain includes ServiceAccount, which the test
 		// framework turns off unless asked.
 		{"default", framework.EnableAdmission("ServiceAccount")},
+		{"webhook", framework.EnableAdmission("ServiceAccount")},
 	}
+	// setups run on a side's server once it is up.
+	setups := map[string]func(b *testing.B, s *framework.Server){"webhook": registerNoopWebhook}
 	var sides []writeSide
 	for _, c := range configs {
 		s := startServer(b, c.opts)
 		s.Do(b, http.MethodPost, "/api/v1/namespaces", `{"metadata":{"name":"adm-bench"}}`).Expect(b, http.StatusCreated)
 		s.Do(b, http.MethodPost, "/api/v1/namespaces/adm-bench/serviceaccounts", `{"metadata":{"name":"default"}}`)
+		if setup := setups[c.name]; setup != nil {
+			setup(b, s)
+		}
 		client, err := rest.NewClient(&rest.Config{Host: s.URL, QPS: -1})
 		if err != nil {
 			b.Fatal(err)
@@ -70,5 +80,28 @@ func createPods(c *rest.Client, side string, lo, hi int) result {
 			}}},
 		}
 		return c.Post().Version("v1").Namespace("adm-bench").Resource("pods").Body(p).Do(ctx).Into(&corev1.Pod{})
+	})
+}
+
+// registerNoopWebhook registers a validating webhook on pod creates that
+// admits everything, and waits until the server calls it.
+func registerNoopWebhook(b *testing.B, s *framework.Server) {
+	hook := webhooktest.Start(b, webhooktest.Allow)
+	cfg := map[string]any{
+		"apiVersion": "admissionregistration.platform.io/v1", "kind": "ValidatingWebhookConfiguration",
+		"metadata": map[string]any{"name": "noop"},
+		"webhooks": []any{map[string]any{
+			"name":         "noop.bench.example.com",
+			"clientConfig": map[string]any{"url": hook.URL, "caBundle": hook.CABundle},
+			"rules": []any{map[string]any{"operations": []string{"CREATE"}, "apiGroups": []string{""},
+				"apiVersions": []string{"v1"}, "resources": []string{"pods"}}},
+			"sideEffects": "None", "admissionReviewVersions": []string{"v1"},
+		}},
+	}
+	s.Do(b, http.MethodPost, "/apis/admissionregistration.platform.io/v1/validatingwebhookconfigurations", cfg).Expect(b, http.StatusCreated)
+	probe := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"probe"},"spec":{"containers":[{"name":"c","image":"i"}]}}`
+	framework.Eventually(b, 10*time.Second, "the server calls the no-op webhook", func() bool {
+		s.Do(b, http.MethodPost, "/api/v1/namespaces/adm-bench/pods?dryRun=All", probe).Expect(b, http.StatusCreated)
+		return len(hook.Requests()) > 0
 	})
 }

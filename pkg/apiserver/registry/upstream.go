@@ -6,10 +6,11 @@ package registry
 // create token, create priorityclass), and real-world manifests name them; everything else is
 // reached through discovery and needs no alias.
 var upstreamGroups = map[string]string{
-	"rbac.authorization.platform.io": "rbac.authorization.k8s.io",
-	"authentication.platform.io":     "authentication.k8s.io",
-	"authorization.platform.io":      "authorization.k8s.io",
-	"scheduling.platform.io":         "scheduling.k8s.io",
+	"rbac.authorization.platform.io":    "rbac.authorization.k8s.io",
+	"authentication.platform.io":        "authentication.k8s.io",
+	"authorization.platform.io":         "authorization.k8s.io",
+	"scheduling.platform.io":            "scheduling.k8s.io",
+	"admissionregistration.platform.io": "admissionregistration.k8s.io",
 }
 
 // canonicalGroups is upstreamGroups inverted.

@@ -15,6 +15,10 @@ import (
 // buildAdmission builds the chain of the enabled admission plugins over the
 // stores, which reach it through lateAdmission.
 func (s *Server) buildAdmission() error {
+	rows := make([]*registry.Resource, len(s.stores))
+	for i, st := range s.stores {
+		rows[i] = st.Resource
+	}
 	d := plugins.Deps{
 		Logger:     s.lg.Named("admission"),
 		Registerer: s.registry,
@@ -23,6 +27,7 @@ func (s *Server) buildAdmission() error {
 		},
 		NotReadyTolerationSeconds:    s.opts.API.DefaultNotReadyTolerationSeconds,
 		UnreachableTolerationSeconds: s.opts.API.DefaultUnreachableTolerationSeconds,
+		Resources:                    rows,
 	}
 	chain, err := plugins.NewChain(d, s.opts.Admission.Enable, s.opts.Admission.Disable)
 	if err != nil {

@@ -14,6 +14,9 @@ import (
 	"platform.io/platform/pkg/apiserver/admission/noderestriction"
 	"platform.io/platform/pkg/apiserver/admission/priority"
 	"platform.io/platform/pkg/apiserver/admission/serviceaccount"
+	"platform.io/platform/pkg/apiserver/admission/webhook/generic"
+	"platform.io/platform/pkg/apiserver/admission/webhook/mutating"
+	"platform.io/platform/pkg/apiserver/admission/webhook/validating"
 	"platform.io/platform/pkg/apiserver/registry"
 )
 
@@ -28,6 +31,14 @@ type Deps struct {
 	// --default-*-toleration-seconds of DefaultTolerationSeconds.
 	NotReadyTolerationSeconds    int64
 	UnreachableTolerationSeconds int64
+	// Resources are the served rows: the webhooks' matchPolicy Equivalent
+	// finds a resource's other versions among them.
+	Resources []*registry.Resource
+}
+
+// webhooks is the configuration of the webhook plugins.
+func (d Deps) webhooks() generic.Config {
+	return generic.Config{Logger: d.Logger, Registerer: d.Registerer, Store: d.Store, Resources: d.Resources}
 }
 
 // Plugin is one row of the table.
@@ -51,6 +62,12 @@ func All() []Plugin {
 		}},
 		{Name: defaulttolerationseconds.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
 			return &defaulttolerationseconds.Plugin{NotReadySeconds: d.NotReadyTolerationSeconds, UnreachableSeconds: d.UnreachableTolerationSeconds}, nil
+		}},
+		{Name: mutating.PluginName, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return mutating.NewFromConfig(d.webhooks())
+		}},
+		{Name: validating.PluginName, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return validating.NewFromConfig(d.webhooks())
 		}},
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/authz/rbac"
 	"platform.io/platform/pkg/apiserver/registry"
+	"platform.io/platform/pkg/apiserver/registry/admissionregistration/mutatingwebhookconfiguration"
+	"platform.io/platform/pkg/apiserver/registry/admissionregistration/validatingwebhookconfiguration"
 	"platform.io/platform/pkg/apiserver/registry/apps/controllerrevision"
 	"platform.io/platform/pkg/apiserver/registry/apps/daemonset"
 	"platform.io/platform/pkg/apiserver/registry/apps/deployment"
@@ -70,6 +72,8 @@ func Resources(c Config) []*registry.Resource {
 		rules = authz.AlwaysAllow{}
 	}
 	cronV1, cronV1beta1 := cronjob.Resources()
+	mutatingV1, mutatingV1beta1 := mutatingwebhookconfiguration.Resources()
+	validatingV1, validatingV1beta1 := validatingwebhookconfiguration.Resources()
 	esc := c.Escalation
 	if esc == nil {
 		esc = &rbac.Escalation{}
@@ -98,6 +102,10 @@ func Resources(c Config) []*registry.Resource {
 		rolebinding.Resource(esc),
 		clusterrolebinding.Resource(esc),
 		priorityclass.Resource(),
+		mutatingV1,
+		validatingV1,
+		mutatingV1beta1,
+		validatingV1beta1,
 	}
 	rows = append(rows, tokenreview.Resources(c.TokenReviews)...)
 	rows = append(rows, selfsubjectreview.Resources()...)
