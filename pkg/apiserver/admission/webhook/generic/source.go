@@ -36,7 +36,7 @@ func NewSource(store *registry.Store, hooks func(meta.Object) ([]Hook, error)) *
 // Hooks returns every webhook, configurations in name order, each
 // configuration's webhooks in their order.
 func (s *Source) Hooks(ctx context.Context) ([]Hook, error) {
-	l, err := s.store.List(ctx, "", registry.ListOptions{ResourceVersion: "0"})
+	l, err := s.store.ListCached(ctx, "")
 	if err != nil {
 		return nil, fmt.Errorf("list webhook configurations: %w", err)
 	}
