@@ -29,7 +29,7 @@ var quotaResources = map[corev1.ResourceName]bool{
 	corev1.ResourceReplicationControllers: true, corev1.ResourceSecrets: true, corev1.ResourceConfigMaps: true,
 	corev1.ResourcePersistentVolumeClaims: true, corev1.ResourceServicesNodePorts: true,
 	corev1.ResourceServicesLoadBalancers: true,
-	corev1.ResourceCPU: true, corev1.ResourceMemory: true, corev1.ResourceEphemeralStorage: true,
+	corev1.ResourceCPU:                   true, corev1.ResourceMemory: true, corev1.ResourceEphemeralStorage: true,
 	corev1.ResourceRequestsCPU: true, corev1.ResourceRequestsMemory: true, corev1.ResourceRequestsStorage: true,
 	corev1.ResourceRequestsEphemeralStorage: true, corev1.ResourceLimitsCPU: true, corev1.ResourceLimitsMemory: true,
 	corev1.ResourceLimitsEphemeralStorage: true,
