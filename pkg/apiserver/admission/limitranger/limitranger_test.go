@@ -32,7 +32,7 @@ func strs(l corev1.ResourceList) map[string]string {
 type fixed []*corev1.LimitRange
 
 func (f fixed) List(context.Context, string) ([]*corev1.LimitRange, error) { return f, nil }
-func (f fixed) Forget(string)                                               {}
+func (f fixed) Forget(string)                                              {}
 
 func container(name string, req, lim corev1.ResourceList) corev1.Container {
 	return corev1.Container{Name: name, Resources: corev1.ResourceRequirements{Requests: req, Limits: lim}}

@@ -9,6 +9,8 @@ import (
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/admission"
+	"platform.io/platform/pkg/apiserver/admission/limitranger"
+	"platform.io/platform/pkg/apiserver/admission/resourcequota"
 	"platform.io/platform/pkg/apiserver/registry"
 )
 
@@ -35,7 +37,16 @@ type Plugin struct {
 
 // All returns every plugin, in the order they run: upstream's order.
 func All() []Plugin {
-	return []Plugin{}
+	return []Plugin{
+		// LimitRanger runs right after NamespaceLifecycle, as upstream orders it.
+		{Name: limitranger.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return limitranger.NewFromStore(d.Store(meta.GroupResource{Resource: "limitranges"}))
+		}},
+		// ResourceQuota is always last, so it charges the final object.
+		{Name: resourcequota.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return resourcequota.NewFromStore(d.Store(meta.GroupResource{Resource: "resourcequotas"}))
+		}},
+	}
 }
 
 // Names returns the names of all plugins, in order.
