@@ -57,10 +57,16 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 }
 
 // usage recounts what the namespace uses of each resource q limits. A
-// resource no source tracks keeps the usage last recorded.
+// resource no source tracks keeps the usage last recorded (admission's
+// charges), starting from zero.
 func (r *reconciler) usage(q *corev1.ResourceQuota) (corev1.ResourceList, error) {
 	names := quota.Names(q.Spec.Hard)
 	used := quota.Mask(q.Status.Used, names)
+	for _, n := range names {
+		if _, ok := used[n]; !ok {
+			used[n] = resource.Quantity{} // known from now on: admission may charge it
+		}
+	}
 	now := r.now()
 	for _, src := range r.sources {
 		tracked := quota.Matching(src.gr, q.Spec.Hard)
