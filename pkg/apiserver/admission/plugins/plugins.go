@@ -9,7 +9,9 @@ import (
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/admission"
+	"platform.io/platform/pkg/apiserver/admission/defaulttolerationseconds"
 	"platform.io/platform/pkg/apiserver/admission/limitranger"
+	"platform.io/platform/pkg/apiserver/admission/namespacelifecycle"
 	"platform.io/platform/pkg/apiserver/admission/resourcequota"
 	"platform.io/platform/pkg/apiserver/registry"
 )
@@ -38,9 +40,15 @@ type Plugin struct {
 // All returns every plugin, in the order they run: upstream's order.
 func All() []Plugin {
 	return []Plugin{
+		{Name: namespacelifecycle.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return namespacelifecycle.New(d.Store(meta.GroupResource{Resource: "namespaces"})), nil
+		}},
 		// LimitRanger runs right after NamespaceLifecycle, as upstream orders it.
 		{Name: limitranger.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
 			return limitranger.NewFromStore(d.Store(meta.GroupResource{Resource: "limitranges"}))
+		}},
+		{Name: defaulttolerationseconds.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return &defaulttolerationseconds.Plugin{NotReadySeconds: d.NotReadyTolerationSeconds, UnreachableSeconds: d.UnreachableTolerationSeconds}, nil
 		}},
 		// ResourceQuota is always last, so it charges the final object.
 		{Name: resourcequota.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
