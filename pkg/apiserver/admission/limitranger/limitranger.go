@@ -46,7 +46,7 @@ func NewFromStore(s *registry.Store) (*Plugin, error) {
 	if s == nil {
 		return nil, errors.New("limitranges are not served")
 	}
-	return New(nsobjects.New[*corev1.LimitRange](s, nsobjects.DefaultEmptyTTL, nil)), nil
+	return New(nsobjects.New[*corev1.LimitRange](nsobjects.StoreSource(s), nsobjects.DefaultEmptyTTL, nil)), nil
 }
 
 // Handles implements admission.Interface: creates only.

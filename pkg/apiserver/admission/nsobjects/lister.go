@@ -15,12 +15,20 @@ import (
 // upstream's live-lookup TTL.
 const DefaultEmptyTTL = 30 * time.Second
 
-// Source is the part of a store the lister reads.
-type Source interface {
-	List(ctx context.Context, ns string, opts registry.ListOptions) (*registry.List, error)
-}
+// Source lists the objects of namespace ns at resourceVersion rv: "0"
+// for whatever the cache holds, "" for a consistent read.
+type Source func(ctx context.Context, ns, rv string) ([]meta.Object, error)
 
-var _ Source = (*registry.Store)(nil)
+// StoreSource reads a registry store.
+func StoreSource(s *registry.Store) Source {
+	return func(ctx context.Context, ns, rv string) ([]meta.Object, error) {
+		res, err := s.List(ctx, ns, registry.ListOptions{ResourceVersion: rv})
+		if err != nil {
+			return nil, err
+		}
+		return res.Objects()
+	}
+}
 
 // Lister lists the objects of one resource, of type T, per namespace.
 type Lister[T meta.Object] struct {
@@ -76,11 +84,7 @@ func (l *Lister[T]) Forget(ns string) {
 }
 
 func (l *Lister[T]) list(ctx context.Context, ns, rv string) ([]T, error) {
-	res, err := l.src.List(ctx, ns, registry.ListOptions{ResourceVersion: rv})
-	if err != nil {
-		return nil, err
-	}
-	objs, err := res.Objects()
+	objs, err := l.src(ctx, ns, rv)
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func NewFromStore(s *registry.Store) (*Plugin, error) {
 	if s == nil {
 		return nil, errors.New("resourcequotas are not served")
 	}
-	return New(&storeQuotas{Lister: nsobjects.New[*corev1.ResourceQuota](s, nsobjects.DefaultEmptyTTL, nil), store: s}, nil), nil
+	return New(&storeQuotas{Lister: nsobjects.New[*corev1.ResourceQuota](nsobjects.StoreSource(s), nsobjects.DefaultEmptyTTL, nil), store: s}, nil), nil
 }
 
 // Handles implements admission.Interface: creates and updates.
