@@ -62,6 +62,7 @@ func TestQuotaAndLimitRange(t *testing.T) {
 	if r := s.KubectlFails(t, "get", "pod", "second", "-n", "quoted"); !strings.Contains(r.Stderr, "not found") {
 		t.Errorf("the refused pod was stored: %s", r)
 	}
+	WantContains(t, s.MustKubectl(t, "explain", "resourcequota.spec.hard"), "Hard is the most of each named resource")
 	out := s.MustKubectl(t, "get", "quota", "-n", "quoted")
 	WantHeader(t, out, "NAME", "AGE", "REQUEST", "LIMIT")
 	WantContains(t, out, "configmaps: 0/5, pods: 1/1")
