@@ -650,6 +650,8 @@ var docs = map[string]string{
 	"platform.io/client/api/meta.ListMeta":                                                       "ListMeta is the metadata of a list: the snapshot's version and the chunking token.",
 	"platform.io/client/api/meta.ListObject":                                                     "ListObject is implemented by every list kind: a pointer to a struct that embeds TypeMeta inline and ListMeta as \"metadata\".",
 	"platform.io/client/api/meta.ListOptions":                                                    "ListOptions are the query parameters of a list or watch.",
+	"platform.io/client/api/meta.ListOptions.ResourceVersionMatch":                               "ResourceVersionMatch says how ResourceVersion binds: NotOlderThan or Exact.",
+	"platform.io/client/api/meta.ListOptions.SendInitialEvents":                                  "SendInitialEvents, on a watch, asks for the current objects as ADDED events ended by a BOOKMARK annotated InitialEventsEndAnnotation (the watch-list protocol); it needs ResourceVersionMatch NotOlderThan and AllowWatchBookmarks.",
 	"platform.io/client/api/meta.ListOptions.TimeoutSeconds":                                     "TimeoutSeconds bounds a list or watch on the server; 0 leaves it unset.",
 	"platform.io/client/api/meta.ManagedFieldsEntry":                                             "ManagedFieldsEntry records which manager owns which fields (Server Side Apply).",
 	"platform.io/client/api/meta.MicroTime":                                                      "MicroTime is a timestamp serialized with microsecond precision (used by Events and Leases).",

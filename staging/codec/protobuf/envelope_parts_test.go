@@ -10,7 +10,7 @@ import (
 type rawBytes []byte
 
 func (r rawBytes) MarshalProto(b []byte) []byte { return append(b, r...) }
-func (r rawBytes) UnmarshalProto([]byte) error { return nil }
+func (r rawBytes) UnmarshalProto([]byte) error  { return nil }
 
 func TestEncodeParts(t *testing.T) {
 	for _, n := range []int{1, 127, 128, 300, 70000} {
