@@ -7,5 +7,5 @@
 // pod finishing), and every --resource-quota-sync-period. Creates are not
 // recounted: admission charged them already, and an informer behind the
 // plugin's charge would undercount. Resources the loop does not watch
-// keep the usage admission recorded.
+// start at zero and keep the usage admission records.
 package resourcequota
