@@ -78,6 +78,11 @@ func TestRolesAreNarrow(t *testing.T) {
 		{"system:aggregate-to-admin", need("delete", legacy, "resourcequotas")},
 		{"system:aggregate-to-admin", need("update", legacy, "limitranges")},
 		{"system:aggregate-to-view", needSub("update", legacy, "resourcequotas", "status")},
+		// As upstream, priority classes are cluster-admin's only.
+		{"system:aggregate-to-view", need("list", "scheduling.platform.io", "priorityclasses")},
+		{"system:aggregate-to-edit", need("create", "scheduling.platform.io", "priorityclasses")},
+		{"system:aggregate-to-admin", need("create", "scheduling.platform.io", "priorityclasses")},
+		{SchedulerUser, need("create", "scheduling.platform.io", "priorityclasses")},
 	} {
 		if allows(roleNamed(t, p, tc.role).Rules, tc.n) {
 			t.Errorf("%s allows %+v", tc.role, tc.n)
