@@ -315,6 +315,7 @@ func TestSet(t *testing.T) {
 	s := NewSet(f.restClient(t, ""))
 	clients := []interface{ Resource() Resource }{
 		s.Namespaces, s.Pods, s.Nodes, s.Services, s.Endpoints, s.ConfigMaps, s.Secrets, s.Events, s.ServiceAccounts,
+		s.LimitRanges, s.ResourceQuotas,
 		s.Deployments, s.ReplicaSets, s.DaemonSets, s.StatefulSets, s.ControllerRevisions,
 		s.Jobs, s.CronJobs, s.CronJobsV1beta1, s.Leases,
 	}

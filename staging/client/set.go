@@ -23,6 +23,8 @@ type Set struct {
 	Secrets         *Client[corev1.Secret, *corev1.Secret]
 	Events          *Client[corev1.Event, *corev1.Event]
 	ServiceAccounts *Client[corev1.ServiceAccount, *corev1.ServiceAccount]
+	LimitRanges     *Client[corev1.LimitRange, *corev1.LimitRange]
+	ResourceQuotas  *Client[corev1.ResourceQuota, *corev1.ResourceQuota]
 
 	Deployments         *Client[appsv1.Deployment, *appsv1.Deployment]
 	ReplicaSets         *Client[appsv1.ReplicaSet, *appsv1.ReplicaSet]
@@ -84,6 +86,10 @@ func builtins() []builtin {
 			func(s *Set, c *rest.Client, r Resource) { s.Events = New[corev1.Event](c, r) }},
 		{row(core, "v1", "serviceaccounts", "ServiceAccount", true),
 			func(s *Set, c *rest.Client, r Resource) { s.ServiceAccounts = New[corev1.ServiceAccount](c, r) }},
+		{row(core, "v1", "limitranges", "LimitRange", true),
+			func(s *Set, c *rest.Client, r Resource) { s.LimitRanges = New[corev1.LimitRange](c, r) }},
+		{row(core, "v1", "resourcequotas", "ResourceQuota", true, status),
+			func(s *Set, c *rest.Client, r Resource) { s.ResourceQuotas = New[corev1.ResourceQuota](c, r) }},
 		{row(apps, "v1", "deployments", "Deployment", true, status, scale),
 			func(s *Set, c *rest.Client, r Resource) { s.Deployments = New[appsv1.Deployment](c, r) }},
 		{row(apps, "v1", "replicasets", "ReplicaSet", true, status, scale),

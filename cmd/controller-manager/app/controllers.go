@@ -13,6 +13,7 @@ import (
 	"platform.io/platform/pkg/controller/nodelifecycle"
 	"platform.io/platform/pkg/controller/podgc"
 	"platform.io/platform/pkg/controller/replicaset"
+	"platform.io/platform/pkg/controller/resourcequota"
 	"platform.io/platform/pkg/controller/rootcacertpublisher"
 	"platform.io/platform/pkg/controller/serviceaccount"
 	"platform.io/platform/pkg/controller/statefulset"
@@ -38,6 +39,7 @@ func Descriptors() []controller.Descriptor {
 		nodeipam.Descriptor(),
 		nodelifecycle.Descriptor(),
 		podgc.Descriptor(),
+		resourcequota.Descriptor(),
 	}
 }
 
@@ -61,5 +63,6 @@ func ServiceAccount(loop string) string {
 		"nodeipam":               "node-ipam-controller",
 		"nodelifecycle":          "node-controller",
 		"podgc":                  "pod-garbage-collector",
+		"resourcequota":          "resourcequota-controller",
 	}[loop]
 }

@@ -10,9 +10,11 @@ import (
 
 	"platform.io/platform/pkg/apiserver/admission"
 	"platform.io/platform/pkg/apiserver/admission/defaulttolerationseconds"
+	"platform.io/platform/pkg/apiserver/admission/limitranger"
 	"platform.io/platform/pkg/apiserver/admission/namespacelifecycle"
 	"platform.io/platform/pkg/apiserver/admission/noderestriction"
 	"platform.io/platform/pkg/apiserver/admission/priority"
+	"platform.io/platform/pkg/apiserver/admission/resourcequota"
 	"platform.io/platform/pkg/apiserver/admission/serviceaccount"
 	"platform.io/platform/pkg/apiserver/admission/webhook/generic"
 	"platform.io/platform/pkg/apiserver/admission/webhook/mutating"
@@ -55,6 +57,10 @@ func All() []Plugin {
 		{Name: namespacelifecycle.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
 			return namespacelifecycle.New(d.Store(meta.GroupResource{Resource: "namespaces"})), nil
 		}},
+		// LimitRanger runs right after NamespaceLifecycle, as upstream orders it.
+		{Name: limitranger.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return limitranger.NewFromStore(d.Store(meta.GroupResource{Resource: "limitranges"}))
+		}},
 		{Name: serviceaccount.Name, DefaultOn: true, New: newServiceAccount},
 		{Name: noderestriction.Name, New: newNodeRestriction},
 		{Name: priority.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
@@ -68,6 +74,10 @@ func All() []Plugin {
 		}},
 		{Name: validating.PluginName, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
 			return validating.NewFromConfig(d.webhooks())
+		}},
+		// ResourceQuota is always last, so it charges the final object.
+		{Name: resourcequota.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return resourcequota.NewFromStore(d.Store(meta.GroupResource{Resource: "resourcequotas"}))
 		}},
 	}
 }

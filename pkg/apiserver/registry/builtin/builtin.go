@@ -28,9 +28,11 @@ import (
 	"platform.io/platform/pkg/apiserver/registry/core/configmap"
 	"platform.io/platform/pkg/apiserver/registry/core/endpoints"
 	"platform.io/platform/pkg/apiserver/registry/core/event"
+	"platform.io/platform/pkg/apiserver/registry/core/limitrange"
 	"platform.io/platform/pkg/apiserver/registry/core/namespace"
 	"platform.io/platform/pkg/apiserver/registry/core/node"
 	"platform.io/platform/pkg/apiserver/registry/core/pod"
+	"platform.io/platform/pkg/apiserver/registry/core/resourcequota"
 	"platform.io/platform/pkg/apiserver/registry/core/secret"
 	"platform.io/platform/pkg/apiserver/registry/core/service"
 	"platform.io/platform/pkg/apiserver/registry/core/serviceaccount"
@@ -88,6 +90,8 @@ func Resources(c Config) []*registry.Resource {
 		secret.Resource(),
 		event.Resource(func() int64 { return ttl }),
 		serviceaccount.ResourceWith(c.ServiceAccountTokens),
+		limitrange.Resource(),
+		resourcequota.Resource(),
 		deployment.Resource(),
 		replicaset.Resource(),
 		daemonset.Resource(),

@@ -20,6 +20,8 @@ func TestTags(t *testing.T) {
 		Event{}, EventList{},
 		ServiceAccount{}, ServiceAccountList{},
 		Namespace{}, NamespaceList{},
+		LimitRange{}, LimitRangeList{}, LimitRangeItem{},
+		ResourceQuota{}, ResourceQuotaList{}, ScopeSelector{}, ScopedResourceSelectorRequirement{},
 		Binding{}, ObjectReference{},
 	)
 }
@@ -509,5 +511,30 @@ func TestEphemeralContainerInline(t *testing.T) {
 	}
 	if c := Container(ec.EphemeralContainerCommon); c.Image != "busybox:1.36" {
 		t.Errorf("conversion to Container lost the image")
+	}
+}
+
+// TestQuotaTypesJSON decodes upstream-shaped LimitRange and ResourceQuota
+// documents strictly and round-trips them through protobuf.
+func TestQuotaTypesJSON(t *testing.T) {
+	decodeStrict[LimitRange](t, `{"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"lr","namespace":"ns"},
+"spec":{"limits":[{"type":"Container","max":{"cpu":"1"},"min":{"cpu":"100m"},"default":{"cpu":"500m"},
+"defaultRequest":{"cpu":"200m"},"maxLimitRequestRatio":{"cpu":"5"}}]}}`)
+	decodeStrict[ResourceQuota](t, `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q","namespace":"ns"},
+"spec":{"hard":{"pods":"2","requests.cpu":"1"},"scopes":["NotTerminating"],
+"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"In","values":["high"]}]}},
+"status":{"hard":{"pods":"2"},"used":{"pods":"1"}}}`)
+	var q ResourceQuota
+	if err := json.Unmarshal([]byte(`{"spec":{"hard":{"pods":"2"},"scopes":["BestEffort"]},"status":{"used":{"pods":"1"}}}`), &q); err != nil {
+		t.Fatal(err)
+	}
+	var back ResourceQuota
+	if err := back.UnmarshalProto(q.MarshalProto(nil)); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(q)
+	b, _ := json.Marshal(back)
+	if !bytes.Equal(a, b) {
+		t.Errorf("protobuf round trip: %s, want %s", b, a)
 	}
 }

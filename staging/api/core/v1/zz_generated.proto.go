@@ -2325,6 +2325,139 @@ func (m *LifecycleHandler) UnmarshalProto(data []byte) error {
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
+func (m *LimitRange) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ObjectMeta)
+	b = protobuf.AppendMessage(b, 2, &m.Spec)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *LimitRange) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+		case 2:
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *LimitRangeItem) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendString(b, 1, m.Type)
+	b = protobuf.AppendMessageMap(b, 2, m.Max)
+	b = protobuf.AppendMessageMap(b, 3, m.Min)
+	b = protobuf.AppendMessageMap(b, 4, m.Default)
+	b = protobuf.AppendMessageMap(b, 5, m.DefaultRequest)
+	b = protobuf.AppendMessageMap(b, 6, m.MaxLimitRequestRatio)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *LimitRangeItem) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadString(typ, data, &m.Type)
+		case 2:
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Max)
+		case 3:
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Min)
+		case 4:
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Default)
+		case 5:
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.DefaultRequest)
+		case 6:
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.MaxLimitRequestRatio)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *LimitRangeList) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ListMeta)
+	b = protobuf.AppendMessages(b, 2, m.Items)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *LimitRangeList) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
+		case 2:
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *LimitRangeSpec) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessages(b, 1, m.Limits)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *LimitRangeSpec) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Limits)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
 func (m *LinuxContainerUser) MarshalProto(b []byte) []byte {
 	b = protobuf.AppendInt(b, 1, m.UID)
 	b = protobuf.AppendInt(b, 2, m.GID)
@@ -4664,6 +4797,138 @@ func (m *ResourceHealth) UnmarshalProto(data []byte) error {
 }
 
 // MarshalProto appends the protobuf encoding of m to b.
+func (m *ResourceQuota) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ObjectMeta)
+	b = protobuf.AppendMessage(b, 2, &m.Spec)
+	b = protobuf.AppendMessage(b, 3, &m.Status)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *ResourceQuota) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+		case 2:
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
+		case 3:
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *ResourceQuotaList) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ListMeta)
+	b = protobuf.AppendMessages(b, 2, m.Items)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *ResourceQuotaList) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
+		case 2:
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *ResourceQuotaSpec) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessageMap(b, 1, m.Hard)
+	b = protobuf.AppendStrings(b, 2, m.Scopes)
+	if m.ScopeSelector != nil {
+		b = protobuf.AppendMessage(b, 3, m.ScopeSelector)
+	}
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *ResourceQuotaSpec) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Hard)
+		case 2:
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Scopes)
+		case 3:
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.ScopeSelector)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *ResourceQuotaStatus) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessageMap(b, 1, m.Hard)
+	b = protobuf.AppendMessageMap(b, 2, m.Used)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *ResourceQuotaStatus) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Hard)
+		case 2:
+			data, err = protobuf.ReadMessageMap(num, typ, data, &m.Used)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
 func (m *ResourceRequirements) MarshalProto(b []byte) []byte {
 	b = protobuf.AppendMessageMap(b, 1, m.Limits)
 	b = protobuf.AppendMessageMap(b, 2, m.Requests)
@@ -4755,6 +5020,68 @@ func (m *SELinuxOptions) UnmarshalProto(data []byte) error {
 			data, err = protobuf.ReadString(typ, data, &m.Type)
 		case 4:
 			data, err = protobuf.ReadString(typ, data, &m.Level)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *ScopeSelector) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessages(b, 1, m.MatchExpressions)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *ScopeSelector) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessages(num, typ, data, &m.MatchExpressions)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *ScopedResourceSelectorRequirement) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendString(b, 1, m.ScopeName)
+	b = protobuf.AppendString(b, 2, m.Operator)
+	b = protobuf.AppendStrings(b, 3, m.Values)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *ScopedResourceSelectorRequirement) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadString(typ, data, &m.ScopeName)
+		case 2:
+			data, err = protobuf.ReadString(typ, data, &m.Operator)
+		case 3:
+			data, err = protobuf.ReadStrings(num, typ, data, &m.Values)
 		default:
 			data, err = protobuf.Skip(num, typ, data)
 		}

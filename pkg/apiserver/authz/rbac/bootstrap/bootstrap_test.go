@@ -69,6 +69,15 @@ func TestRolesAreNarrow(t *testing.T) {
 		{"system:controller:root-ca-cert-publisher", need("delete", legacy, "configmaps")},
 		{CloudControllerManagerUser, need("delete", legacy, "pods")},
 		{"view", need("get", legacy, "secrets")},
+		{"system:controller:resourcequota-controller", need("update", legacy, "resourcequotas")},
+		{"system:controller:resourcequota-controller", need("get", legacy, "secrets")},
+		// As upstream: namespace admins and editors read quotas and limit
+		// ranges (through view) but cannot raise them.
+		{"system:aggregate-to-edit", need("update", legacy, "resourcequotas")},
+		{"system:aggregate-to-edit", need("create", legacy, "limitranges")},
+		{"system:aggregate-to-admin", need("delete", legacy, "resourcequotas")},
+		{"system:aggregate-to-admin", need("update", legacy, "limitranges")},
+		{"system:aggregate-to-view", needSub("update", legacy, "resourcequotas", "status")},
 		// As upstream, priority classes are cluster-admin's only.
 		{"system:aggregate-to-view", need("list", "scheduling.platform.io", "priorityclasses")},
 		{"system:aggregate-to-edit", need("create", "scheduling.platform.io", "priorityclasses")},
@@ -142,6 +151,17 @@ func TestDefaultBindings(t *testing.T) {
 	for _, r := range p.ClusterRoles {
 		if r.Annotations[rbacv1.AutoUpdateAnnotationKey] != "true" {
 			t.Errorf("%s lacks the autoupdate annotation", r.Name)
+		}
+	}
+}
+
+// TestViewReadsQuotas checks the view role, aggregated into edit and
+// admin, reads quotas and limit ranges, as upstream's does.
+func TestViewReadsQuotas(t *testing.T) {
+	r := roleNamed(t, Default(), "system:aggregate-to-view")
+	for _, n := range append(needs(read, legacy, "limitranges", "resourcequotas"), needSub("get", legacy, "resourcequotas", "status")) {
+		if !allows(r.Rules, n) {
+			t.Errorf("view does not allow %+v", n)
 		}
 	}
 }

@@ -94,6 +94,11 @@ var Controllers = []Controller{
 		rule("list", "watch").groups(legacy).resources("configmaps", "namespaces"),
 		eventsRule(),
 	)},
+	{"resourcequota", "resourcequota-controller", rules(
+		rule("list", "watch").groups("*").resources("*"),
+		rule("update").groups(legacy).resources("resourcequotas/status"),
+		eventsRule(),
+	)},
 	{"podgc", "pod-garbage-collector", rules(
 		rule("list", "watch", "delete").groups(legacy).resources("pods"),
 		rule("get", "list", "watch").groups(legacy).resources("nodes"),

@@ -91,7 +91,10 @@ func Needs() map[string][]Need {
 		"root-ca-cert-publisher": append(needs([]string{"list", "watch", "create", "update"}, legacy, "configmaps"),
 			needs([]string{"list", "watch"}, legacy, "namespaces")...),
 		"nodeipam": needs([]string{"list", "watch", "update"}, legacy, "nodes"),
-		"podgc":    append(needs([]string{"list", "watch", "delete"}, legacy, "pods"), needs([]string{"get", "list", "watch"}, legacy, "nodes")...),
+		"resourcequota": append(append(needs([]string{"list", "watch"}, legacy, "resourcequotas", "pods", "services", "configmaps", "secrets"),
+			needs([]string{"list", "watch"}, apps, "deployments", "replicasets", "statefulsets", "daemonsets")...),
+			append(needs([]string{"list", "watch"}, batch, "jobs", "cronjobs"), needSub("update", legacy, "resourcequotas", "status"))...),
+		"podgc": append(needs([]string{"list", "watch", "delete"}, legacy, "pods"), needs([]string{"get", "list", "watch"}, legacy, "nodes")...),
 	}
 	cm := append(daemonNeeds(managerLock),
 		need("get", legacy, "serviceaccounts"), need("create", legacy, "serviceaccounts"),

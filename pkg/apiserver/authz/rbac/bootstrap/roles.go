@@ -156,7 +156,8 @@ func userRoles() []rbacv1.ClusterRole {
 		)),
 		labelled("system:aggregate-to-view", map[string]string{aggregateToView: "true"}, rules(
 			rule(read...).groups(legacy).resources("pods", "pods/status", "pods/log", "serviceaccounts", "services", "services/status",
-				"endpoints", "configmaps", "events", "namespaces", "namespaces/status"),
+				"endpoints", "configmaps", "events", "namespaces", "namespaces/status",
+				"limitranges", "resourcequotas", "resourcequotas/status"),
 			rule(read...).groups(apps).resources("controllerrevisions", "daemonsets", "daemonsets/status", "deployments", "deployments/scale",
 				"deployments/status", "replicasets", "replicasets/scale", "replicasets/status", "statefulsets", "statefulsets/scale", "statefulsets/status"),
 			rule(read...).groups(batch).resources("cronjobs", "cronjobs/status", "jobs", "jobs/status"),

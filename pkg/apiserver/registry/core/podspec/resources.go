@@ -8,6 +8,7 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/resource"
 
+	"platform.io/platform/pkg/apiserver/registry/core/corevalidation"
 	"platform.io/platform/pkg/apiserver/validation"
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
@@ -44,16 +45,7 @@ func overcommitAllowed(name string) bool {
 // validateContainerResourceName checks the name of a container resource:
 // cpu, memory, ephemeral-storage, huge pages, or a domain-qualified name.
 func validateContainerResourceName(name string, p *field.Path) field.ErrorList {
-	errs := checkName(validation.IsQualifiedName, name, p, true)
-	if !strings.Contains(name, "/") {
-		switch {
-		case name == string(corev1.ResourceCPU), name == string(corev1.ResourceMemory),
-			name == string(corev1.ResourceEphemeralStorage), strings.HasPrefix(name, hugePagesPrefix):
-		default:
-			errs = append(errs, field.Invalid(p, name, "must be a standard resource for containers"))
-		}
-	}
-	return errs
+	return corevalidation.ContainerResourceName(p, corev1.ResourceName(name))
 }
 
 // validateResourceList checks names and that no quantity is negative.
