@@ -2,6 +2,7 @@ package endpoints
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -113,5 +114,10 @@ func splitPath(p string) []string {
 	return strings.Split(p, "/")
 }
 
-// isTrue reads a boolean query parameter the way upstream's clients send them.
-func isTrue(v string) bool { return v == "true" || v == "1" || v == "True" }
+// isTrue reads a boolean query parameter as strconv.ParseBool does; a
+// value it cannot read is false here and refused where the verb checks its
+// parameters (boolParam).
+func isTrue(v string) bool {
+	b, err := strconv.ParseBool(v)
+	return err == nil && b
+}
