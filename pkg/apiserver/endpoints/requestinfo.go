@@ -2,6 +2,7 @@ package endpoints
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -33,7 +34,9 @@ var namespaceSubresources = map[string]bool{"status": true, "finalize": true}
 func ParseRequestInfo(r *http.Request) *RequestInfo {
 	info := &RequestInfo{}
 	parts := splitPath(r.URL.Path)
-	if len(parts) == 0 || (parts[0] != "api" && parts[0] != "apis") {
+	if len(parts) == 0 || (parts[0] != "api" && parts[0] != "apis") || slices.Contains(parts, "") {
+		// An empty segment ("//") is not a canonical path: reading it
+		// would shift every name one place (found by FuzzRequestInfo).
 		return info
 	}
 	info.APIPrefix, parts = parts[0], parts[1:]
