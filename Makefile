@@ -21,7 +21,7 @@ LDFLAGS        := -X $(VERSION_PKG).gitVersion=$(VERSION) \
                   -X $(VERSION_PKG).gitTreeState=$(GIT_TREE_STATE) \
                   -X $(VERSION_PKG).buildDate=$(BUILD_DATE)
 
-.PHONY: all build test test-unit test-staging test-integration test-external-etcd test-e2e test-ha run bench generate verify clean
+.PHONY: all build test test-unit test-staging test-integration test-external-etcd test-e2e test-ha run bench fuzz generate verify clean
 
 all: build
 
@@ -66,6 +66,12 @@ run: build
 
 bench: build
 	hack/bench.sh
+
+# Every fuzz target of both modules, one at a time, for FUZZTIME each
+# (hack/fuzz.sh). make test runs only their committed corpora, as tests.
+FUZZTIME ?= 10s
+fuzz:
+	FUZZTIME=$(FUZZTIME) hack/fuzz.sh
 
 # Generated code: protobuf, deepcopy, OpenAPI docs, and the flag reference
 # docs/flags/<daemon>.md (hack/flagdocs).
