@@ -115,6 +115,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r = fenced
 	req := &request{w: w, r: r, info: info, store: s, lg: h.lg, out: out, minRequestTimeout: h.cfg.MinRequestTimeout, features: h.cfg.Features}
+	// Warnings from the store, its strategies and admission become
+	// Warning headers of the response.
+	req.r = r.WithContext(registry.WithWarnings(r.Context(), func(msg string) { addWarning(w.Header(), msg) }))
 	if s.Resource.Virtual != nil {
 		req.serveVirtual()
 		return

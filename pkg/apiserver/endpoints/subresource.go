@@ -64,8 +64,17 @@ func (q *request) serveAction(act registry.Action) {
 		q.fail(err)
 		return
 	}
-	ctx := registry.WithWarnings(q.ctx(), func(msg string) { addWarning(q.w.Header(), msg) })
-	out, err := act(ctx, q.store, q.info.Namespace, q.info.Name, b.decode, dry)
+	decode := func(v any) error {
+		if err := b.decode(v); err != nil {
+			return err
+		}
+		obj, ok := v.(meta.Object)
+		if !ok {
+			return nil
+		}
+		return q.store.AdmitAction(q.ctx(), q.info.Subresource, q.info.Namespace, q.info.Name, obj, dry)
+	}
+	out, err := act(registry.ActionContext(q.ctx()), q.store, q.info.Namespace, q.info.Name, decode, dry)
 	if err != nil {
 		q.fail(err)
 		return
@@ -148,7 +157,7 @@ func (q *request) writeScale(acc *registry.ScaleAccessor) {
 		}
 		return cur, nil
 	}
-	out, _, err := q.store.Update(q.ctx(), q.info.Namespace, q.info.Name, transform, registry.UpdateOptions{DryRun: dry, Patch: isPatch})
+	out, _, err := q.store.Update(q.ctx(), q.info.Namespace, q.info.Name, transform, registry.UpdateOptions{DryRun: dry, Patch: isPatch, Subresource: "scale"})
 	if err != nil {
 		q.fail(err)
 		return

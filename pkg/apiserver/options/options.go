@@ -9,14 +9,16 @@ import (
 
 // Options are all the API server's options.
 type Options struct {
-	Generic  *Generic
-	Etcd     *Etcd
-	Serving  *Serving
-	API      *API
-	Authn    *Authentication
-	Authz    *Authorization
-	Logging  *Logging
-	Features *featuregate.Gate
+	Generic *Generic
+	Etcd    *Etcd
+	Serving *Serving
+	API     *API
+	Authn   *Authentication
+	Authz   *Authorization
+	// Admission chooses the admission plugins.
+	Admission *Admission
+	Logging   *Logging
+	Features  *featuregate.Gate
 	// Reconciler keeps the platform Service's Endpoints.
 	Reconciler *EndpointReconciler
 	// ServiceAccount configures service-account tokens.
@@ -26,7 +28,7 @@ type Options struct {
 // New returns the defaults.
 func New() *Options {
 	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(),
-		Authn: NewAuthentication(), Authz: NewAuthorization(), Logging: NewLogging(), Features: NewFeatureGate(),
+		Authn: NewAuthentication(), Authz: NewAuthorization(), Admission: NewAdmission(), Logging: NewLogging(), Features: NewFeatureGate(),
 		Reconciler: NewEndpointReconciler(), ServiceAccount: NewServiceAccount()}
 }
 
@@ -39,6 +41,7 @@ func (o *Options) FlagSets() []cli.NamedFlagSet {
 		cli.Group("API", o.API.AddFlags),
 		cli.Group("Authentication", o.Authn.AddFlags),
 		cli.Group("Authorization", o.Authz.AddFlags),
+		cli.Group("Admission", o.Admission.AddFlags),
 		cli.Group("Endpoint reconciler", o.Reconciler.AddFlags),
 		cli.Group("Service account tokens", o.ServiceAccount.AddFlags),
 		cli.Group("Logging", o.Logging.AddFlags),
@@ -55,6 +58,7 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.API.Validate()...)
 	errs = append(errs, o.Authn.Validate()...)
 	errs = append(errs, o.Authz.Validate()...)
+	errs = append(errs, o.Admission.Validate()...)
 	errs = append(errs, o.Logging.Validate()...)
 	errs = append(errs, o.Reconciler.Validate()...)
 	errs = append(errs, o.ServiceAccount.Validate()...)

@@ -12,6 +12,7 @@ import (
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/admission"
 	"platform.io/platform/pkg/apiserver/storage"
 	"platform.io/platform/pkg/apiserver/validation"
 	"platform.io/platform/pkg/apiserver/validation/field"
@@ -29,17 +30,12 @@ func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.
 		return s.createVirtual(ctx, obj)
 	}
 	m := obj.GetObjectMeta()
-	if s.Resource.Namespaced && s.namespaces != nil && m.Namespace != "" {
-		if err := s.namespaces.CheckNamespace(ctx, m.Namespace); err != nil {
-			return nil, err
-		}
-	}
 	generated := m.Name == "" && m.GenerateName != ""
 	input := obj
+	var err error
 	for try := 0; ; try++ {
 		if generated {
 			if try > 0 {
-				var err error
 				if obj, err = convert(input, s.Resource.New); err != nil {
 					return nil, apierrors.NewInternalError(err)
 				}
@@ -47,13 +43,11 @@ func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.
 			}
 			m.Name = m.GenerateName + randomSuffix()
 		}
-		s.prepareForCreate(obj)
-		if err := s.validateCreate(obj); err != nil {
+		w := write{op: admission.Create, ns: m.Namespace, name: m.Name, options: createOptions(dryRun), dryRun: dryRun}
+		if obj, err = s.admitCreate(ctx, w, obj); err != nil {
 			return nil, err
 		}
-		if err := s.checkCreate(ctx, obj); err != nil {
-			return nil, err
-		}
+		m = obj.GetObjectMeta()
 		if dryRun {
 			// A dry run answers what the real request would, conflicts included.
 			if _, err := s.storage.Get(ctx, s.key(m.Namespace, m.Name)); err == nil {
@@ -88,8 +82,11 @@ func (s *Store) ttl() int64 {
 	return s.Resource.TTLSeconds()
 }
 
-// prepareForCreate sets the server-owned metadata and clears status.
-func (s *Store) prepareForCreate(obj meta.Object) {
+// admitCreate readies a new object for storage: server-owned metadata set
+// and status cleared, defaults, mutating admission, the strategy's create
+// rules, validation and validating admission. It returns the object to
+// store.
+func (s *Store) admitCreate(ctx context.Context, w write, obj meta.Object) (meta.Object, error) {
 	m := obj.GetObjectMeta()
 	m.UID = meta.UID(uuid.NewString())
 	m.CreationTimestamp = meta.NewTime(s.now().UTC().Truncate(1e9))
@@ -100,7 +97,21 @@ func (s *Store) prepareForCreate(obj meta.Object) {
 		resetStatus(obj)
 	}
 	s.Resource.Strategy.Default(obj)
+	obj, err := s.mutate(ctx, w, obj, nil)
+	if err != nil {
+		return nil, err
+	}
 	s.Resource.Strategy.PrepareForCreate(obj)
+	if err := s.validateCreate(obj); err != nil {
+		return nil, err
+	}
+	if err := s.checkCreate(ctx, obj); err != nil {
+		return nil, err
+	}
+	if err := s.validateAdmission(ctx, w, obj, nil); err != nil {
+		return nil, err
+	}
+	return obj, nil
 }
 
 func (s *Store) validateCreate(obj meta.Object) error {

@@ -10,6 +10,7 @@ import (
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/admission"
 	"platform.io/platform/pkg/apiserver/storage"
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
@@ -69,6 +70,10 @@ func (s *Store) Delete(ctx context.Context, ns, name string, opts *meta.DeleteOp
 			return nil, err
 		}
 		if err := s.checkPreconditions(obj, opts.Preconditions); err != nil {
+			return nil, err
+		}
+		w := write{op: admission.Delete, ns: ns, name: name, options: deleteOptions(opts), dryRun: dryRun}
+		if err := s.validateAdmission(ctx, w, nil, obj); err != nil {
 			return nil, err
 		}
 		res = DeleteResult{Object: obj}

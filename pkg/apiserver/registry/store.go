@@ -15,15 +15,9 @@ import (
 	"platform.io/client/api/meta"
 	"platform.io/client/codec/protobuf"
 
+	"platform.io/platform/pkg/apiserver/admission"
 	"platform.io/platform/pkg/apiserver/storage"
 )
-
-// NamespaceChecker tells the store whether a namespace can hold new objects.
-type NamespaceChecker interface {
-	// CheckNamespace returns a NotFound error for a missing namespace and a
-	// Forbidden error for one that is being deleted.
-	CheckNamespace(ctx context.Context, name string) error
-}
 
 // Decoder decodes a request body into v, whatever its encoding.
 type Decoder func(v any) error
@@ -33,12 +27,12 @@ type Action func(ctx context.Context, s *Store, namespace, name string, decode D
 
 // Store serves one Resource over storage.
 type Store struct {
-	Resource   *Resource
-	storage    storage.Interface
-	prefix     string
-	namespaces NamespaceChecker
-	now        func() time.Time
-	mediaType  string
+	Resource  *Resource
+	storage   storage.Interface
+	prefix    string
+	admit     admission.Admitter
+	now       func() time.Time
+	mediaType string
 	// lastWrite is the revision of the latest write through this store;
 	// cached reads wait for it, so this server reads its own writes.
 	lastWrite atomic.Int64
@@ -49,8 +43,8 @@ type Config struct {
 	Storage storage.Interface
 	// Prefix is the etcd key prefix, e.g. "/registry".
 	Prefix string
-	// Namespaces checks namespaces on create; nil skips the check.
-	Namespaces NamespaceChecker
+	// Admission runs the admission chain on every write; nil admits all.
+	Admission admission.Admitter
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// MediaType is how objects are written: MediaTypeProtobuf (the default)
@@ -68,7 +62,7 @@ func NewStore(r *Resource, c Config) *Store {
 	if mt == "" {
 		mt = MediaTypeProtobuf
 	}
-	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, namespaces: c.Namespaces, now: now, mediaType: mt}
+	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, admit: c.Admission, now: now, mediaType: mt}
 }
 
 // StoragePrefix returns the key prefix under which r's objects are stored

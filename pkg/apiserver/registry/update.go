@@ -9,6 +9,7 @@ import (
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/admission"
 	"platform.io/platform/pkg/apiserver/storage"
 	"platform.io/platform/pkg/apiserver/validation"
 	"platform.io/platform/pkg/apiserver/validation/field"
@@ -43,6 +44,20 @@ type UpdateOptions struct {
 	// Replace marks a transform that ignores the current object (a PUT of
 	// a whole object), which is then passed as nil and not decoded for it.
 	Replace bool
+	// Subresource names the subresource written through a transform of
+	// the whole object ("scale"), for admission; Part names the others.
+	Subresource string
+}
+
+// subresource returns the subresource the write goes to, for admission.
+func (o UpdateOptions) subresource() string {
+	switch o.Part {
+	case StatusPart:
+		return "status"
+	case FinalizePart:
+		return "finalize"
+	}
+	return o.Subresource
 }
 
 // Update reads the object, applies transform and writes the result with a
@@ -111,19 +126,8 @@ func (s *Store) createOnUpdate(ctx context.Context, ns, name string, transform T
 	if rv := obj.GetObjectMeta().ResourceVersion; rv != "" {
 		return nil, apierrors.NewNotFound(s.Resource.GroupResource(), name)
 	}
-	if s.Resource.Namespaced && s.namespaces != nil {
-		if err := s.namespaces.CheckNamespace(ctx, ns); err != nil {
-			return nil, err
-		}
-	}
-	s.prepareForCreate(obj)
-	if err := s.validateCreate(obj); err != nil {
-		return nil, err
-	}
-	if err := s.checkCreate(ctx, obj); err != nil {
-		return nil, err
-	}
-	return obj, nil
+	w := write{op: admission.Create, ns: ns, name: name, options: updateOptions(opts), dryRun: opts.DryRun}
+	return s.admitCreate(ctx, w, obj)
 }
 
 // transformExisting applies transform to the current object and runs the
@@ -146,6 +150,16 @@ func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	if err := s.checkVersion(m, om, opts); err != nil {
 		return nil, nil, err
+	}
+	// Mutating admission sees the whole defaulted object; what the part
+	// written may not change is then taken back from old.
+	w := write{op: admission.Update, subresource: opts.subresource(), ns: om.Namespace, name: om.Name, options: updateOptions(opts), dryRun: opts.DryRun}
+	if s.admitter(ctx) != nil {
+		s.Resource.Strategy.Default(obj)
+		if obj, err = s.mutate(ctx, w, obj, old); err != nil {
+			return nil, nil, err
+		}
+		m = obj.GetObjectMeta()
 	}
 	switch {
 	case opts.Part == StatusPart:
@@ -182,6 +196,9 @@ func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform
 		if err := c.CheckUpdate(ctx, obj, old); err != nil {
 			return nil, nil, err
 		}
+	}
+	if err := s.validateAdmission(ctx, w, obj, old); err != nil {
+		return nil, nil, err
 	}
 	return obj, old, nil
 }

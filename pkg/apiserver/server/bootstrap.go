@@ -120,6 +120,6 @@ func (s *Server) startBootstrap(life context.Context, g *errgroup.Group) *bootst
 func (s *Server) controlPlaneEndpoints() *registry.Store {
 	r := controlplane.EndpointsResource(s.store("", "endpoints").Resource)
 	c := s.storeConfig(r)
-	c.Namespaces = nil
+	c.Admission = nil // the server's own bookkeeping, as upstream's reconciler writes storage directly
 	return registry.NewStore(r, c)
 }

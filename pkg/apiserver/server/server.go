@@ -21,6 +21,7 @@ import (
 
 	corev1 "platform.io/client/api/core/v1"
 
+	"platform.io/platform/pkg/apiserver/admission"
 	apiauthn "platform.io/platform/pkg/apiserver/authn"
 	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/authz/rbac"
@@ -30,7 +31,6 @@ import (
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/authentication/tokenreview"
 	"platform.io/platform/pkg/apiserver/registry/builtin"
-	"platform.io/platform/pkg/apiserver/registry/core/pod"
 	"platform.io/platform/pkg/apiserver/storage"
 	"platform.io/platform/pkg/apiserver/storage/cacher"
 	"platform.io/platform/pkg/apiserver/storage/embedded"
@@ -74,6 +74,9 @@ type Server struct {
 	// the bootstrap policy is reconciled.
 	rbac             rbacState
 	rbacBootstrapped atomic.Bool
+	// admission is the chain of admission plugins, set before the server
+	// serves and never changed after.
+	admission *admission.Chain
 	// CertFile is the serving certificate (self-signed when none was given).
 	CertFile string
 	saTokens *serviceAccountTokens
@@ -96,6 +99,10 @@ func New(ctx context.Context, lg *zap.Logger, o *options.Options) (*Server, erro
 		return nil, err
 	}
 	s.buildStores()
+	if err := s.buildAdmission(); err != nil {
+		s.Close()
+		return nil, err
+	}
 	s.buildRBAC()
 	if s.handler, err = s.buildHandler(); err != nil {
 		s.Close()
@@ -146,32 +153,17 @@ func (s *Server) connectEtcd(ctx context.Context) error {
 }
 
 func (s *Server) buildStores() {
-	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL, Pods: pod.Config{
-		NotReadyTolerationSeconds:    s.opts.API.DefaultNotReadyTolerationSeconds,
-		UnreachableTolerationSeconds: s.opts.API.DefaultUnreachableTolerationSeconds,
-	}, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReviews: tokenreview.Config{Authenticator: tokenReviews{s}, APIAudiences: s.saTokens.config.APIAudiences}, Escalation: s.rbac.escalation,
+	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReviews: tokenreview.Config{Authenticator: tokenReviews{s}, APIAudiences: s.saTokens.config.APIAudiences}, Escalation: s.rbac.escalation,
 		Authorizer: lateAuthorizer{s}, RuleResolver: lateAuthorizer{s}})
 	prefix := s.opts.Etcd.Prefix
 	backends := s.buildBackends(rows)
 	cfg := func(r *registry.Resource) registry.Config {
-		return registry.Config{Storage: backends[registry.StoragePrefix(prefix, r)], Prefix: prefix, MediaType: s.opts.Etcd.StorageMediaType}
+		return registry.Config{Storage: backends[registry.StoragePrefix(prefix, r)], Prefix: prefix, MediaType: s.opts.Etcd.StorageMediaType,
+			Admission: lateAdmission{s}}
 	}
 	s.storeConfig = cfg
-	var nsStore *registry.Store
 	for _, r := range rows {
-		if isNamespaces(r) {
-			nsStore = registry.NewStore(r, cfg(r))
-		}
-	}
-	checker := builtin.NamespaceChecker(nsStore)
-	for _, r := range rows {
-		if isNamespaces(r) {
-			s.stores = append(s.stores, nsStore)
-			continue
-		}
-		c := cfg(r)
-		c.Namespaces = checker
-		s.stores = append(s.stores, registry.NewStore(r, c))
+		s.stores = append(s.stores, registry.NewStore(r, cfg(r)))
 	}
 	s.saTokens.useStores(s)
 }

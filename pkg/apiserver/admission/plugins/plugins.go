@@ -9,6 +9,8 @@ import (
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/admission"
+	"platform.io/platform/pkg/apiserver/admission/defaulttolerationseconds"
+	"platform.io/platform/pkg/apiserver/admission/namespacelifecycle"
 	"platform.io/platform/pkg/apiserver/registry"
 )
 
@@ -35,7 +37,14 @@ type Plugin struct {
 
 // All returns every plugin, in the order they run: upstream's order.
 func All() []Plugin {
-	return []Plugin{}
+	return []Plugin{
+		{Name: namespacelifecycle.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return namespacelifecycle.New(d.Store(meta.GroupResource{Resource: "namespaces"})), nil
+		}},
+		{Name: defaulttolerationseconds.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return &defaulttolerationseconds.Plugin{NotReadySeconds: d.NotReadyTolerationSeconds, UnreachableSeconds: d.UnreachableTolerationSeconds}, nil
+		}},
+	}
 }
 
 // Names returns the names of all plugins, in order.

@@ -41,8 +41,6 @@ import (
 // Config carries the server options resources depend on.
 type Config struct {
 	EventTTL time.Duration
-	// Pods carries the pod row's options (the default tolerations).
-	Pods pod.Config
 	// ServiceAccountTokens serves serviceaccounts/token when its tokens are enabled.
 	ServiceAccountTokens serviceaccount.TokenConfig
 	// Escalation guards writes of the rbac group's roles and bindings; nil
@@ -77,7 +75,7 @@ func Resources(c Config) []*registry.Resource {
 	}
 	rows := []*registry.Resource{
 		namespace.Resource(),
-		pod.ResourceWith(c.Pods),
+		pod.Resource(),
 		node.Resource(),
 		service.Resource(),
 		endpoints.Resource(),
@@ -108,9 +106,4 @@ func Resources(c Config) []*registry.Resource {
 		selfsubjectrulesreview.Resource(rules),
 	)
 	return registry.WithUpstreamAliases(rows)
-}
-
-// NamespaceChecker returns the checker that guards creates in namespaces.
-func NamespaceChecker(namespaces *registry.Store) registry.NamespaceChecker {
-	return namespace.Checker{Store: namespaces}
 }

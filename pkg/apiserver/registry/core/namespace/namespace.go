@@ -1,12 +1,9 @@
 package namespace
 
 import (
-	"context"
-	"fmt"
 	"strings"
 
 	corev1 "platform.io/client/api/core/v1"
-	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/registry"
@@ -92,25 +89,4 @@ func validateFinalizers(fs []corev1.FinalizerName, p *field.Path) field.ErrorLis
 		}
 	}
 	return errs
-}
-
-// Checker implements registry.NamespaceChecker over the namespaces store.
-type Checker struct {
-	Store *registry.Store
-}
-
-var _ registry.NamespaceChecker = Checker{}
-
-// CheckNamespace returns 404 for a missing namespace and 403 for one being deleted.
-func (c Checker) CheckNamespace(ctx context.Context, name string) error {
-	obj, err := c.Store.GetCached(ctx, "", name)
-	if err != nil {
-		return err
-	}
-	ns := obj.(*corev1.Namespace)
-	if ns.DeletionTimestamp != nil || ns.Status.Phase == corev1.NamespaceTerminating {
-		return apierrors.NewForbidden(meta.GroupResource{Resource: "namespaces"}, name,
-			fmt.Errorf("unable to create new content in namespace %s because it is being terminated", name))
-	}
-	return nil
 }

@@ -11,13 +11,8 @@ import (
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
 
-// Resource is the pods row of the registry with the default options.
+// Resource is the pods row of the registry.
 func Resource() *registry.Resource {
-	return ResourceWith(DefaultConfig())
-}
-
-// ResourceWith is the pods row of the registry with the options c.
-func ResourceWith(c Config) *registry.Resource {
 	return &registry.Resource{
 		Group: "", Version: "v1", Name: "pods", Singular: "pod", Kind: "Pod",
 		ShortNames: []string{"po"},
@@ -27,8 +22,8 @@ func ResourceWith(c Config) *registry.Resource {
 		HasStatus:  true,
 		Strategy: registry.Typed[corev1.Pod]{
 			DefaultFunc:          Default,
-			PrepareForCreateFunc: func(pod *corev1.Pod) { prepareForCreate(pod); c.addDefaultTolerations(pod) },
-			PrepareForUpdateFunc: func(pod, old *corev1.Pod) { prepareForUpdate(pod, old); c.addDefaultTolerations(pod) },
+			PrepareForCreateFunc: prepareForCreate,
+			PrepareForUpdateFunc: prepareForUpdate,
 			ValidateFunc:         validate,
 			ValidateUpdateFunc:   validateUpdate,
 			GracePeriodFunc:      gracePeriod,

@@ -1,0 +1,60 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+	"time"
+)
+
+// writeSide is one configuration compared by compareWrites: a name and
+// its writes lo..hi-1.
+type writeSide struct {
+	name  string
+	write func(lo, hi int) result
+}
+
+// compareWrites runs n writes on each side, cut into rounds that take
+// turns (so a noisy moment of the shared machine hits every side), and
+// prints one Markdown row per side against the first, the baseline: the
+// rate, the CPU time of the whole process (clients, servers, etcd) per
+// write, the steadier figure on two cores, their ratios to the baseline,
+// and the p50 and p99 latencies. It reports the same as benchmark metrics.
+func compareWrites(b *testing.B, title string, n int, sides []writeSide) {
+	got := map[string]*result{}
+	cpu := map[string]time.Duration{}
+	for _, sd := range sides {
+		got[sd.name] = &result{}
+	}
+	for range b.N {
+		for r := range rounds {
+			order := append(slices.Clone(sides[r%len(sides):]), sides[:r%len(sides)]...)
+			for _, sd := range order {
+				lo, hi := r*n/rounds, (r+1)*n/rounds
+				before := processCPU()
+				got[sd.name].merge(sd.write(lo, hi))
+				cpu[sd.name] += processCPU() - before
+			}
+		}
+	}
+	b.ReportMetric(0, "ns/op")
+	base := sides[0].name
+	cpuPer := func(name string) float64 {
+		return float64(cpu[name].Microseconds()) / float64(max(got[name].ops, 1))
+	}
+	fmt.Fprintf(os.Stdout, "%s: %d writes per side in %d rounds; %s\n\n", title, n, rounds, stamp())
+	fmt.Printf("| side | ops/s | vs %s | CPU µs/write | vs %s | p50 ms | p99 ms |\n|---|--:|--:|--:|--:|--:|--:|\n", base, base)
+	for _, sd := range sides {
+		res := got[sd.name]
+		if res.errors > 0 {
+			b.Errorf("%s: %d of %d writes failed; first: %v", sd.name, res.errors, res.errors+res.ops, res.firstErr)
+		}
+		b.ReportMetric(res.opsPerSec(), sd.name+"-ops/s")
+		b.ReportMetric(cpuPer(sd.name), sd.name+"-cpu-us/write")
+		fmt.Printf("| %s | %.0f | %s | %.0f | %s | %.1f | %.1f |\n", sd.name, res.opsPerSec(),
+			ratio(res.opsPerSec(), got[base].opsPerSec()), cpuPer(sd.name), ratio(cpuPer(sd.name), cpuPer(base)),
+			res.percentile(0.50), res.percentile(0.99))
+	}
+	fmt.Println()
+}
