@@ -200,7 +200,10 @@ func decodeStrict(data []byte, obj any) error {
 		}
 		return err
 	}
-	if dec.More() {
+	// Only white space may follow the object: dec.More is false before a
+	// stray '}' or ']', which encoding/json.Unmarshal refuses (found by
+	// FuzzDecodeStrict).
+	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("unexpected data after the JSON object")
 	}
 	problems, err := fieldProblems(data, reflect.TypeOf(obj))

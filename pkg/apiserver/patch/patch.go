@@ -94,7 +94,7 @@ func applyJSONPatch(original, body []byte) ([]byte, error) {
 		return nil, invalidf("JSON patch has %d operations, more than the limit of %d", len(ops), MaxJSONPatchOps)
 	}
 	for i, op := range ops {
-		if err := checkPointers(op); err != nil {
+		if err := checkOperation(op); err != nil {
 			return nil, fmt.Errorf("%w: operation %d: %w", ErrInvalidPatch, i, err)
 		}
 	}
@@ -111,10 +111,18 @@ func applyJSONPatch(original, body []byte) ([]byte, error) {
 	return out, nil
 }
 
-// checkPointers refuses a path or from that is not a JSON pointer (RFC
-// 6901: empty, or starting with '/'), which the library would otherwise
-// read leniently.
-func checkPointers(op jsonpatch.Operation) error {
+// checkOperation refuses what RFC 6902 forbids and the library would
+// otherwise read leniently, or crash on: a path or from that is not a JSON
+// pointer (RFC 6901: empty, or starting with '/'), and an add, replace or
+// test without a value (a test of the root without one panicked the
+// library; found by FuzzJSONPatch).
+func checkOperation(op jsonpatch.Operation) error {
+	switch k := op.Kind(); k {
+	case "add", "replace", "test":
+		if _, ok := op["value"]; !ok {
+			return fmt.Errorf("%s operation has no value", k)
+		}
+	}
 	if p, err := op.Path(); err == nil && p != "" && p[0] != '/' {
 		return fmt.Errorf("path %q is not a JSON pointer", p)
 	}

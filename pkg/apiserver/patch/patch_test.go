@@ -97,6 +97,8 @@ func TestJSONPatchCannotApply(t *testing.T) {
 		{"root replaced by non-object", `[{"op":"replace","path":"","value":[1]}]`, true},
 		{"not JSON", `[{"op":`, false},
 		{"path not a pointer", `[{"op":"add","path":"spec/replicas","value":3}]`, false},
+		{"test of the root without a value", `[{"op":"test","path":""}]`, false},
+		{"add without a value", `[{"op":"add","path":"/x"}]`, false},
 		{"from not a pointer", `[{"op":"copy","from":"spec","path":"/x"}]`, false},
 		{"not an array", `{"op":"add","path":"/a","value":1}`, false},
 	} {
