@@ -18,7 +18,7 @@ func TestDecodeStrictWholeBody(t *testing.T) {
 		{`{} {}`, false},
 		{`{} x`, false},
 	} {
-		err := decodeStrict([]byte(tc.body), &corev1.Pod{})
+		err := decodeStrict([]byte(tc.body), &corev1.Pod{}, true)
 		if (err == nil) != tc.ok {
 			t.Errorf("decodeStrict(%q) = %v, want ok %v", tc.body, err, tc.ok)
 		}

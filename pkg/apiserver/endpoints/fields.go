@@ -25,7 +25,7 @@ var (
 func fieldProblems(data []byte, t reflect.Type) ([]string, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	w := fieldWalker{dec: dec}
+	w := fieldWalker{dec: dec, fields: map[reflect.Type]map[string]reflect.Type{}}
 	if err := w.value(t, ""); err != nil {
 		return nil, err
 	}
@@ -35,6 +35,8 @@ func fieldProblems(data []byte, t reflect.Type) ([]string, error) {
 type fieldWalker struct {
 	dec      *json.Decoder
 	problems []string
+	// fields caches jsonFields for the document: lists repeat their types.
+	fields map[reflect.Type]map[string]reflect.Type
 }
 
 func (w *fieldWalker) report(format string, args ...any) {
@@ -81,7 +83,10 @@ func (w *fieldWalker) object(t reflect.Type, path string) error {
 	if t != nil {
 		switch t.Kind() {
 		case reflect.Struct:
-			fields = jsonFields(t)
+			if fields = w.fields[t]; fields == nil {
+				fields = jsonFields(t)
+				w.fields[t] = fields
+			}
 		case reflect.Map:
 			elem = t.Elem()
 		}

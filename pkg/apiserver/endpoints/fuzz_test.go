@@ -108,7 +108,7 @@ func FuzzDecodeStrict(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		strict := &corev1.Pod{}
-		err := decodeStrict(data, strict)
+		err := decodeStrict(data, strict, true)
 		var unknown *unknownFieldError
 		switch {
 		case errors.As(err, &unknown):
