@@ -22,6 +22,7 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 
 	"platform.io/platform/hack/flagdocs/daemons"
+	"platform.io/platform/pkg/apiserver/audit/policy"
 	"platform.io/platform/pkg/apiserver/registry/core/podspec"
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
@@ -115,7 +116,8 @@ func TestUnits(t *testing.T) {
 	}
 }
 
-// TestLeastPrivilege: the API server authorizes with Node,RBAC, and each
+// TestLeastPrivilege: the API server authorizes with Node,RBAC and limits
+// nodes' writes with NodeRestriction, and each
 // daemon reaches it with its own kubeconfig (its own client certificate,
 // docs/operations.md), never the admin's.
 func TestLeastPrivilege(t *testing.T) {
@@ -129,6 +131,9 @@ func TestLeastPrivilege(t *testing.T) {
 			if c.name == "apiserver" {
 				if !slices.Contains(argv, "--authorization-mode=Node,RBAC") {
 					t.Errorf("the API server does not run --authorization-mode=Node,RBAC: %q", argv)
+				}
+				if !slices.Contains(argv, "--enable-admission-plugins=NodeRestriction") {
+					t.Errorf("the API server does not run --enable-admission-plugins=NodeRestriction: %q", argv)
 				}
 				return
 			}
@@ -426,4 +431,15 @@ func readPod(t *testing.T, path string) *corev1.Pod {
 		t.Fatal(fmt.Errorf("%s: %w", path, err))
 	}
 	return &pod
+}
+
+// TestAuditPolicy: the example audit policy is one the API server accepts.
+func TestAuditPolicy(t *testing.T) {
+	p, err := policy.LoadFile("config/audit-policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Rules) == 0 {
+		t.Error("the example policy has no rules")
+	}
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Starts the local control plane for development: the API server with an
 # embedded etcd (data in _output/local), and every other daemon that is built.
-# The API server authorizes with Node,RBAC; each daemon and each simulated
-# node reaches it with its own client certificate (hack/devcerts), never as
-# system:masters. Writes an admin kubeconfig and prints how to use it.
+# The API server authorizes with Node,RBAC and admits with NodeRestriction
+# on; each daemon and each simulated node reaches it with its own client
+# certificate (hack/devcerts), never as system:masters. Writes an admin kubeconfig and prints how to use it.
 # Ctrl-C stops all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +37,7 @@ trap cleanup INT TERM EXIT
 	--tls-private-key-file "$LOCAL/certs/apiserver.key" \
 	--client-ca-file "$LOCAL/certs/ca.crt" \
 	--authorization-mode Node,RBAC \
+	--enable-admission-plugins NodeRestriction \
 	--service-account-issuer "https://127.0.0.1:$PORT" \
 	--service-account-signing-key-file "$LOCAL/certs/sa.key" \
 	--service-account-key-file "$LOCAL/certs/sa.key" \

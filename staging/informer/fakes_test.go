@@ -72,9 +72,12 @@ type fakeServer struct {
 	watchErrs       []error // returned, in turn, by the next Watch calls
 	listErr         error   // returned by every List while set
 	tooOldAsHTTP    bool    // a too-old watch fails the call instead of an ERROR event
+	watchList       bool    // serves sendInitialEvents; else refuses it, as a server without watch-list
+	ignoreWatchList bool    // treats sendInitialEvents as a plain watch, as an older server that ignores it
 	gate            chan struct{}
 
 	lists, watchCalls []meta.ListOptions
+	watchListCalls    []meta.ListOptions
 }
 
 func newFakeServer() *fakeServer {
@@ -238,6 +241,14 @@ func (s *fakeServer) List(ctx context.Context, opts meta.ListOptions) ([]*corev1
 }
 
 func (s *fakeServer) Watch(ctx context.Context, opts meta.ListOptions) (watch.Interface[*corev1.Pod], error) {
+	if opts.SendInitialEvents != nil {
+		s.mu.Lock()
+		ignore := s.ignoreWatchList
+		s.mu.Unlock()
+		if !ignore {
+			return s.watchWithInitialEvents(opts)
+		}
+	}
 	s.mu.Lock()
 	s.watchCalls = append(s.watchCalls, opts)
 	gate := s.gate
@@ -275,6 +286,26 @@ func (s *fakeServer) Watch(ctx context.Context, opts meta.ListOptions) (watch.In
 			w.send(watch.Event[*corev1.Pod]{Type: h.typ, Object: h.obj})
 		}
 	}
+	s.watches[w] = struct{}{}
+	return w, nil
+}
+
+// watchWithInitialEvents serves the watch-list protocol: the current
+// objects, the end bookmark, then the changes.
+func (s *fakeServer) watchWithInitialEvents(opts meta.ListOptions) (watch.Interface[*corev1.Pod], error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.watchListCalls = append(s.watchListCalls, opts)
+	if !s.watchList {
+		return nil, apierrors.NewBadRequest("unknown parameter sendInitialEvents")
+	}
+	w := newFakeWatch()
+	for _, k := range slices.Sorted(maps.Keys(s.objs)) {
+		w.send(watch.Event[*corev1.Pod]{Type: watch.Added, Object: s.objs[k]})
+	}
+	end := &corev1.Pod{ObjectMeta: meta.ObjectMeta{ResourceVersion: strconv.FormatInt(s.rv, 10),
+		Annotations: map[string]string{meta.InitialEventsEndAnnotation: "true"}}}
+	w.send(watch.Event[*corev1.Pod]{Type: watch.Bookmark, Object: end})
 	s.watches[w] = struct{}{}
 	return w, nil
 }

@@ -45,6 +45,12 @@ type ReflectorOptions struct {
 	// OnError is told of every failed list or watch, for logging and
 	// metrics. Nil ignores them; the reflector retries either way.
 	OnError func(error)
+	// DisableWatchList makes the reflector fill its sink with paged lists.
+	// By default it first asks for the current state as a watch
+	// (sendInitialEvents, the watch-list protocol), which spares the server
+	// from holding a whole list in memory, and lists only if the server
+	// does not support that.
+	DisableWatchList bool
 }
 
 func (o ReflectorOptions) withDefaults() ReflectorOptions {
@@ -75,6 +81,11 @@ type Reflector[T Object] struct {
 	backoff backoff // used only by Run's goroutine
 	listed  bool    // a list has succeeded; later lists read fresh
 	synced  atomic.Bool
+	// useWatchList and earlyEnds are used only by Run's goroutine: whether
+	// the sink is filled by watch-list, and how many watch-list streams in
+	// a row ended before their initial events did.
+	useWatchList bool
+	earlyEnds    int
 
 	mu     sync.Mutex
 	lastRV string
@@ -88,6 +99,8 @@ func NewReflector[T Object](lw ListerWatcher[T], sink Sink[T], opts ReflectorOpt
 		sink:    sink,
 		opts:    opts,
 		backoff: backoff{initial: opts.InitialBackoff, max: opts.MaxBackoff},
+
+		useWatchList: !opts.DisableWatchList,
 	}
 }
 
@@ -117,10 +130,20 @@ func (r *Reflector[T]) Run(ctx context.Context) {
 	for ctx.Err() == nil {
 		var err error
 		idle := false // a watch that ended without a single event
-		if needList {
+		switch {
+		case needList && r.useWatchList:
+			var replaced bool
+			replaced, err = r.watchList(ctx)
+			if errors.Is(err, errWatchListUnsupported) {
+				// Not a failure: an older server. List at once, from now on.
+				r.useWatchList = false
+				continue
+			}
+			needList = !replaced || isExpired(err)
+		case needList:
 			err = r.list(ctx)
 			needList = err != nil
-		} else {
+		default:
 			var delivered int
 			delivered, err = r.watch(ctx)
 			needList = isExpired(err)

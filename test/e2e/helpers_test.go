@@ -127,6 +127,11 @@ type ServerConfig struct {
 	EtcdServers string
 	// Args are more flags.
 	Args []string
+	// ServiceAccountAdmission keeps the ServiceAccount admission plugin
+	// on. The suite turns it off otherwise, as upstream's test frameworks
+	// do: without a controller manager no namespace gets its default
+	// service account, and the plugin would refuse every pod.
+	ServiceAccountAdmission bool
 }
 
 // StartServerWith is StartServer with the config's address, etcd and flags.
@@ -179,6 +184,9 @@ func tryStart(t *testing.T, bin string, c ServerConfig) (*Server, error) {
 	}
 	if c.EtcdServers != "" {
 		args = append(args, "--etcd-servers", c.EtcdServers)
+	}
+	if !c.ServiceAccountAdmission {
+		args = append(args, "--disable-admission-plugins=ServiceAccount")
 	}
 	s.cmd = exec.Command(bin, append(args, c.Args...)...)
 	s.cmd.Stdout, s.cmd.Stderr = logFile, logFile

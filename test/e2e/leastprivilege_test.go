@@ -14,8 +14,10 @@ import (
 	"platform.io/platform/pkg/component/certs"
 )
 
-// rbacServer starts an API server under --authorization-mode=Node,RBAC
-// that issues service-account tokens (kubectl create token).
+// rbacServer starts an API server as `make run` does: under
+// --authorization-mode=Node,RBAC, with the NodeRestriction admission
+// plugin and ServiceAccount on, issuing service-account tokens (kubectl
+// create token).
 func rbacServer(t *testing.T) *Server {
 	t.Helper()
 	key, err := certs.NewCA("e2e-service-account-key")
@@ -26,8 +28,9 @@ func rbacServer(t *testing.T) *Server {
 	if err := os.WriteFile(keyFile, key.KeyPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return StartServerWith(t, ServerConfig{Args: []string{
+	return StartServerWith(t, ServerConfig{ServiceAccountAdmission: true, Args: []string{
 		"--authorization-mode=Node,RBAC",
+		"--enable-admission-plugins=NodeRestriction",
 		"--service-account-issuer=https://platform.e2e.test",
 		"--service-account-signing-key-file=" + keyFile,
 		"--service-account-key-file=" + keyFile,
@@ -169,7 +172,9 @@ func (s *Server) startDaemonAs(t *testing.T, name, kubeconfig string, args ...st
 
 // TestControlPlaneUnderNodeRBAC: the scheduler, the controller manager and
 // the simulated nodes each on their own identity (no system:masters) run
-// a Deployment under Node,RBAC; the controller manager publishes
+// a Deployment under Node,RBAC with the admission plugins of `make run`
+// (its pods get their service account's token volume; a node may not give
+// itself a role label nor label another node); the controller manager publishes
 // --root-ca-file in every namespace; the scheduler's /metrics is delegated to
 // the API server: 200 for system:monitoring, 403 for another user and for
 // a request without credentials (system:anonymous), 401 for a token no
@@ -230,6 +235,18 @@ func TestControlPlaneUnderNodeRBAC(t *testing.T) {
 			t.Errorf("pod on %q", p)
 		}
 	}
+	// ServiceAccount admission: the pods run as the default account the
+	// controller manager made, with the projected token volume.
+	WantMatch(t, s.MustKubectl(t, "get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].spec.serviceAccountName} {.items[*].spec.volumes[*].name}"),
+		`^default default platform-api-access-[a-z0-9]{5} platform-api-access-[a-z0-9]{5}$`)
+	// NodeRestriction: a node labels itself, but not with a node-role
+	// label, and not another node.
+	node0 := s.userKubeconfig(t, "system:node:simnode-0", "system:nodes")
+	s.MustKubectl(t, "--kubeconfig", node0, "label", "node", "simnode-0", "example.com/rack=r1")
+	r := s.KubectlFails(t, "--kubeconfig", node0, "label", "node", "simnode-0", "node-role.platform.io/control-plane=")
+	WantContains(t, r.Stderr, `nodes "simnode-0" is forbidden: is not allowed to modify labels: node-role.platform.io/control-plane`)
+	r = s.KubectlFails(t, "--kubeconfig", node0, "label", "node", "simnode-1", "example.com/rack=r1")
+	WantContains(t, r.Stderr, `Error from server (Forbidden)`)
 
 	// root-ca-cert-publisher: the bundle in every namespace, put back when
 	// deleted or changed.

@@ -11,6 +11,7 @@ import (
 
 	apierrors "platform.io/client/api/errors"
 
+	"platform.io/platform/pkg/apiserver/audit/auditctx"
 	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/endpoints"
 	"platform.io/platform/pkg/component/authn"
@@ -68,7 +69,9 @@ func WithImpersonation(lg *zap.Logger, h http.Handler, z authz.Authorizer) http.
 				r.Header.Del(name)
 			}
 		}
-		h.ServeHTTP(w, r.WithContext(authn.WithUser(r.Context(), req.user())))
+		u := req.user()
+		auditctx.SetImpersonatedUser(r.Context(), u)
+		h.ServeHTTP(w, r.WithContext(authn.WithUser(r.Context(), u)))
 	})
 }
 

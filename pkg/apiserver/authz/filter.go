@@ -11,6 +11,7 @@ import (
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/audit/auditctx"
 	"platform.io/platform/pkg/apiserver/endpoints"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/component/authn"
@@ -38,6 +39,13 @@ func AttributesFor(r *http.Request, u *authn.User) Attributes {
 	return a
 }
 
+// The audit annotations of the authorization decision: "allow" or
+// "forbid", and the authorizer's reason.
+const (
+	AnnotationDecision = "authorization.platform.io/decision"
+	AnnotationReason   = "authorization.platform.io/reason"
+)
+
 // WithAuthorization lets a request reach h only when z allows it; the user
 // comes from the request's context (anonymous when absent). A denial, or
 // no opinion from every authorizer, is a 403 Status in upstream's words.
@@ -49,6 +57,14 @@ func WithAuthorization(lg *zap.Logger, h http.Handler, z Authorizer) http.Handle
 		}
 		a := AttributesFor(r, u)
 		d, reason, err := z.Authorize(r.Context(), a)
+		// The decision goes into the request's audit event, as upstream's
+		// authorization.k8s.io/decision and /reason.
+		if d == Allow {
+			auditctx.AddAnnotation(r.Context(), AnnotationDecision, "allow")
+		} else {
+			auditctx.AddAnnotation(r.Context(), AnnotationDecision, "forbid")
+		}
+		auditctx.AddAnnotation(r.Context(), AnnotationReason, reason)
 		if d == Allow {
 			h.ServeHTTP(w, r)
 			return

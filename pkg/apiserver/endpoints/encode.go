@@ -1,9 +1,13 @@
 package endpoints
 
 import (
+	"bufio"
+	"sync"
+
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"go.uber.org/zap"
 	"net/http"
 	"strconv"
 
@@ -29,6 +33,47 @@ func (q *request) write(code int, v any) {
 	}
 	writeJSON(q.w, q.r, code, v)
 }
+
+// writeList streams a list in the negotiated format, item by item, so
+// the server holds one item's rendering at a time rather than the whole
+// response (a pretty-printed list is still built whole). An error once
+// the first bytes are out aborts the response: the client sees a broken
+// stream, never a short list that looks complete.
+func (q *request) writeList(l *registry.List) {
+	proto := q.out.format == formatProtobuf
+	if !proto && wantPretty(q.r) {
+		writeJSON(q.w, q.r, http.StatusOK, l)
+		return
+	}
+	ct := contentTypeJSON
+	if proto {
+		ct = q.out.mediaType
+	}
+	q.w.Header().Set("Content-Type", ct)
+	q.w.WriteHeader(http.StatusOK)
+	if q.r.Method == http.MethodHead {
+		return
+	}
+	bw := listWriters.Get().(*bufio.Writer)
+	bw.Reset(q.w)
+	defer func() { bw.Reset(nil); listWriters.Put(bw) }()
+	var err error
+	if proto {
+		err = l.WriteProtobuf(bw)
+	} else {
+		err = l.WriteJSON(bw)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		q.lg.Info("list response cut short", zap.String("resource", q.store.Resource.Name), zap.Error(err))
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// listWriters buffer list responses on their way to the connection.
+var listWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10) }}
 
 // fail writes err as a Status in the negotiated format.
 func (q *request) fail(err error) {
@@ -63,12 +108,6 @@ func writeBytes(w http.ResponseWriter, r *http.Request, code int, contentType st
 // protobufBody encodes v in the protobuf envelope, if it has a protobuf form.
 func protobufBody(v any) ([]byte, bool, error) {
 	switch v := v.(type) {
-	case *registry.List:
-		raw, err := v.ProtoItems()
-		if err != nil {
-			return nil, false, err
-		}
-		return protobuf.Encode(v.APIVersion, v.Kind, rawMessage(raw)), true, nil
 	case meta.Status:
 		return protobuf.Encode("v1", "Status", &v), true, nil
 	case interface {

@@ -96,51 +96,43 @@ func boolParam(query url.Values, name string) (bool, error) {
 	return b, nil
 }
 
-// The values of resourceVersionMatch.
-const (
-	matchNotOlderThan = "NotOlderThan"
-	matchExact        = "Exact"
-)
-
-// validateListParams checks the parameters of a list or watch the way
-// upstream's ListOptions validation does: the booleans must read (400),
-// and resourceVersionMatch and sendInitialEvents must fit together (422
-// Invalid naming ListOptions).
+// validateListParams checks the parameters lists and watches share: the
+// booleans must read (400), and on a list resourceVersionMatch must be one
+// of its values, with a resourceVersion, without continue, and not Exact
+// at "0" (422 Invalid naming ListOptions, as upstream's ListOptions
+// validation). A watch's resourceVersionMatch and sendInitialEvents are
+// checked with the watch-list parameters (sendInitialEvents), and
+// sendInitialEvents on a list by listParamsOnly.
 func validateListParams(query url.Values, watch bool) error {
 	for _, name := range []string{"watch", "allowWatchBookmarks", "sendInitialEvents"} {
 		if _, err := boolParam(query, name); err != nil {
 			return err
 		}
 	}
-	rv, match := query.Get("resourceVersion"), query.Get("resourceVersionMatch")
-	_, initial := query["sendInitialEvents"]
+	match := query.Get("resourceVersionMatch")
+	if watch || match == "" {
+		return nil
+	}
+	rv := query.Get("resourceVersion")
 	var errs field.ErrorList
-	matchPath := field.NewPath("resourceVersionMatch")
+	p := field.NewPath("resourceVersionMatch")
 	switch match {
-	case "":
-	case matchNotOlderThan, matchExact:
+	case resourceVersionMatchNotOlderThan, resourceVersionMatchExact:
 		if rv == "" {
-			errs = append(errs, field.Forbidden(matchPath, "resourceVersionMatch is forbidden unless resourceVersion is provided"))
+			errs = append(errs, field.Forbidden(p, "resourceVersionMatch is forbidden unless resourceVersion is provided"))
 		}
 		if query.Get("continue") != "" {
-			errs = append(errs, field.Forbidden(matchPath, "resourceVersionMatch is forbidden when continue is provided"))
+			errs = append(errs, field.Forbidden(p, "resourceVersionMatch is forbidden when continue is provided"))
 		}
-		if match == matchExact && rv == "0" {
-			errs = append(errs, field.Forbidden(matchPath, `resourceVersionMatch "Exact" is forbidden for resourceVersion "0"`))
+		if match == resourceVersionMatchExact && rv == "0" {
+			errs = append(errs, field.Forbidden(p, `resourceVersionMatch "Exact" is forbidden for resourceVersion "0"`))
 		}
 	default:
-		errs = append(errs, field.NotSupported(matchPath, match, []string{matchExact, matchNotOlderThan}))
+		errs = append(errs, field.NotSupported(p, match, []string{resourceVersionMatchExact, resourceVersionMatchNotOlderThan}))
 	}
-	switch {
-	case !watch && initial:
-		errs = append(errs, field.Forbidden(field.NewPath("sendInitialEvents"), "sendInitialEvents is forbidden for list"))
-	case watch && initial && match != matchNotOlderThan:
-		errs = append(errs, field.Forbidden(matchPath, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
-	case watch && !initial && match != "":
-		errs = append(errs, field.Forbidden(matchPath, "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
-	}
-	if len(errs) > 0 {
-		return apierrors.NewInvalid(meta.GroupVersionKind{Group: meta.GroupName, Version: "v1", Kind: "ListOptions"}, "", errs.Causes())
-	}
-	return nil
+	return invalidListOptions(errs)
 }
+
+// resourceVersionMatchExact is the resourceVersionMatch of a list read at
+// exactly its resourceVersion.
+const resourceVersionMatchExact = "Exact"

@@ -57,7 +57,7 @@ func (q *request) list() {
 		q.writeTable(objs, list.ListMeta)
 		return
 	}
-	q.write(http.StatusOK, list)
+	q.writeList(list)
 }
 
 // decodeBody reads and decodes the request body as an object of the
@@ -331,6 +331,9 @@ func deleteOptions(r *http.Request) (*meta.DeleteOptions, error) {
 func (q *request) listOptions() (registry.ListOptions, error) {
 	query := q.r.URL.Query()
 	opts := registry.ListOptions{ResourceVersion: query.Get("resourceVersion"), Continue: query.Get("continue")}
+	if err := listParamsOnly(query); err != nil {
+		return opts, err
+	}
 	if err := validateListParams(query, false); err != nil {
 		return opts, err
 	}

@@ -35,6 +35,9 @@ func (q *request) watchParams() (registry.WatchOptions, time.Duration, error) {
 		return opts, 0, apierrors.NewBadRequest("continue and limit are not valid with watch")
 	}
 	var err error
+	if opts.SendInitialEvents, err = sendInitialEvents(query); err != nil {
+		return opts, 0, err
+	}
 	if opts.Label, opts.Field, err = selectors(q.store.Resource, query.Get("labelSelector"), query.Get("fieldSelector")); err != nil {
 		return opts, 0, err
 	}
@@ -119,7 +122,7 @@ var eventTypes = map[storage.EventType]string{storage.Added: meta.Added, storage
 
 // writeEvent writes one event; done is true after an ERROR, which ends the stream.
 func (q *request) writeEvent(e storage.Event, bookmarks bool) (done bool, err error) {
-	if e.Type == storage.Progress && !bookmarks {
+	if e.Type == storage.Progress && !bookmarks && !e.InitialEventsEnd {
 		return false, nil
 	}
 	typ, data, done := q.eventObject(e)
@@ -137,7 +140,11 @@ func (q *request) eventObject(e storage.Event) (typ string, data []byte, done bo
 	var v any
 	switch e.Type {
 	case storage.Progress:
-		typ, v = meta.Bookmark, q.store.BookmarkObject(e.Revision)
+		obj := q.store.BookmarkObject(e.Revision)
+		if e.InitialEventsEnd {
+			obj.GetObjectMeta().Annotations = map[string]string{InitialEventsEndAnnotation: "true"}
+		}
+		typ, v = meta.Bookmark, obj
 	case storage.Error:
 		typ, v, done = meta.Error, watchErrorStatus(e.Err), true
 	default:

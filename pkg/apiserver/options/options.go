@@ -23,13 +23,15 @@ type Options struct {
 	Reconciler *EndpointReconciler
 	// ServiceAccount configures service-account tokens.
 	ServiceAccount *ServiceAccount
+	// Audit configures audit logging.
+	Audit *Audit
 }
 
 // New returns the defaults.
 func New() *Options {
 	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(),
 		Authn: NewAuthentication(), Authz: NewAuthorization(), Admission: NewAdmission(), Logging: NewLogging(), Features: NewFeatureGate(),
-		Reconciler: NewEndpointReconciler(), ServiceAccount: NewServiceAccount()}
+		Reconciler: NewEndpointReconciler(), ServiceAccount: NewServiceAccount(), Audit: NewAudit()}
 }
 
 // FlagSets returns the option groups in the order --help shows them.
@@ -44,6 +46,7 @@ func (o *Options) FlagSets() []cli.NamedFlagSet {
 		cli.Group("Admission", o.Admission.AddFlags),
 		cli.Group("Endpoint reconciler", o.Reconciler.AddFlags),
 		cli.Group("Service account tokens", o.ServiceAccount.AddFlags),
+		cli.Group("Audit", o.Audit.AddFlags),
 		cli.Group("Logging", o.Logging.AddFlags),
 		cli.Group("Feature gates", o.Features.AddFlag),
 	}
@@ -62,6 +65,7 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.Logging.Validate()...)
 	errs = append(errs, o.Reconciler.Validate()...)
 	errs = append(errs, o.ServiceAccount.Validate()...)
+	errs = append(errs, o.Audit.Validate()...)
 	return errors.Join(errs...)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"platform.io/client/api/meta"
 	"platform.io/client/codec/protobuf"
@@ -99,6 +100,101 @@ func (l *List) Rendered(f Format) ([][]byte, error) {
 	return out, nil
 }
 
+// WriteJSON streams the list to w as JSON, one item at a time, so no more
+// than one item's rendering is held at once besides those the watch cache
+// keeps (its shared renderings). A failure midway leaves w with a partial
+// document; the caller must make the client see an aborted response.
+func (l *List) WriteJSON(w io.Writer) error {
+	lm, err := json.Marshal(&l.ListMeta)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(w, `{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, l.Kind, l.APIVersion, lm); err != nil {
+		return err
+	}
+	for i, kv := range l.kvs {
+		b, err := l.store.Render(kv, JSON)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			if _, err := w.Write(comma); err != nil {
+				return err
+			}
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, "]}")
+	return err
+}
+
+var comma = []byte{','}
+
+// keepRendered bounds the renderings WriteProtobuf keeps between its two
+// passes (those the watch cache holds anyway are not counted): a list up
+// to this size is rendered once; past it, the rest is rendered again
+// rather than held.
+const keepRendered = 4 << 20
+
+// WriteProtobuf streams the list to w in the protobuf envelope. The
+// envelope states the list's length first, so a first pass renders each
+// item to measure it, keeping renderings up to keepRendered bytes, and a
+// second writes them, rendering again what it did not keep. The same
+// caveat as WriteJSON holds for a failure midway.
+func (l *List) WriteProtobuf(w io.Writer) error {
+	sizes := make([]int, len(l.kvs))
+	kept := make([][]byte, len(l.kvs))
+	lm := protobuf.AppendMessage(nil, 1, &l.ListMeta)
+	total, held := len(lm), 0
+	var tag []byte
+	for i, kv := range l.kvs {
+		b, err := l.store.Render(kv, Protobuf)
+		if err != nil {
+			return err
+		}
+		sizes[i] = len(b)
+		tag = protobuf.AppendLength(tag[:0], 2, len(b))
+		total += len(tag) + len(b)
+		if kv.Memo != nil || held+len(b) <= keepRendered {
+			kept[i] = b
+			if kv.Memo == nil {
+				held += len(b)
+			}
+		}
+	}
+	header, trailer := protobuf.EncodeParts(l.APIVersion, l.Kind, total)
+	if _, err := w.Write(header); err != nil {
+		return err
+	}
+	if _, err := w.Write(lm); err != nil {
+		return err
+	}
+	for i, kv := range l.kvs {
+		b := kept[i]
+		if b == nil {
+			var err error
+			if b, err = l.store.Render(kv, Protobuf); err != nil {
+				return err
+			}
+			if len(b) != sizes[i] {
+				return fmt.Errorf("registry: %s rendered to %d bytes, then %d", kv.Key, sizes[i], len(b))
+			}
+		}
+		kept[i] = nil
+		tag = protobuf.AppendLength(tag[:0], 2, len(b))
+		if _, err := w.Write(tag); err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(trailer)
+	return err
+}
+
 // MarshalJSON writes the list kind with its items' shared renderings.
 func (l *List) MarshalJSON() ([]byte, error) {
 	items, err := l.Rendered(JSON)
@@ -125,18 +221,4 @@ func (l *List) MarshalJSON() ([]byte, error) {
 	}
 	buf.WriteString("]}")
 	return buf.Bytes(), nil
-}
-
-// ProtoItems renders the list message: metadata as field 1, each item's
-// shared protobuf rendering as field 2.
-func (l *List) ProtoItems() ([]byte, error) {
-	items, err := l.Rendered(Protobuf)
-	if err != nil {
-		return nil, err
-	}
-	b := protobuf.AppendMessage(nil, 1, &l.ListMeta)
-	for _, it := range items {
-		b = protobuf.AppendBytes(b, 2, it)
-	}
-	return b, nil
 }

@@ -3,12 +3,13 @@ package registry
 // upstreamGroups maps a group to the upstream name it is also served
 // under. The stock kubectl and upstream components reach these groups by
 // names compiled into them (kubectl create role, auth can-i, auth whoami,
-// create token), and real-world manifests name them; everything else is
+// create token, create priorityclass), and real-world manifests name them; everything else is
 // reached through discovery and needs no alias.
 var upstreamGroups = map[string]string{
 	"rbac.authorization.platform.io": "rbac.authorization.k8s.io",
 	"authentication.platform.io":     "authentication.k8s.io",
 	"authorization.platform.io":      "authorization.k8s.io",
+	"scheduling.platform.io":         "scheduling.k8s.io",
 }
 
 // canonicalGroups is upstreamGroups inverted.

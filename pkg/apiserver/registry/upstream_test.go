@@ -33,6 +33,7 @@ func TestCanonicalGroup(t *testing.T) {
 		"rbac.authorization.k8s.io":      "rbac.authorization.platform.io",
 		"authorization.k8s.io":           "authorization.platform.io",
 		"authentication.k8s.io":          "authentication.platform.io",
+		"scheduling.k8s.io":              "scheduling.platform.io",
 		"rbac.authorization.platform.io": "rbac.authorization.platform.io",
 		"apps":                           "apps",
 		"":                               "",

@@ -21,6 +21,12 @@ type WatchOptions struct {
 	Field fields.Selector
 	// Bookmarks asks for Progress events, which become BOOKMARKs.
 	Bookmarks bool
+	// SendInitialEvents, when set, is the watch-list protocol: true sends
+	// the objects at a revision not older than ResourceVersion ("" the
+	// current one, "0" the cache's) as Added events, then a Progress event
+	// marked InitialEventsEnd; false sends only changes, after
+	// ResourceVersion or, when it is "" or "0", from now.
+	SendInitialEvents *bool
 }
 
 // Watch streams changes to the objects in namespace ns ("" for all).
@@ -34,15 +40,26 @@ func (s *Store) Watch(ctx context.Context, ns string, opts WatchOptions) (storag
 		key, prefix = s.key(ns, opts.Name), false
 	}
 	so := storage.WatchOptions{Prefix: prefix, ProgressNotify: opts.Bookmarks, Predicate: s.predicate(opts.Label, opts.Field)}
-	switch opts.ResourceVersion {
-	case "":
+	send := opts.SendInitialEvents
+	switch {
+	case send != nil && !*send && (opts.ResourceVersion == "" || opts.ResourceVersion == "0"):
+		// Changes from now: storage's Revision 0.
+	case send != nil && *send && opts.ResourceVersion != "" && opts.ResourceVersion != "0":
+		rev, err := parseResourceVersion(opts.ResourceVersion)
+		if err != nil {
+			return nil, err
+		}
+		so.InitialState, so.Revision, so.InitialEventsEnd = true, rev, true
+	case opts.ResourceVersion == "":
 		rev, err := s.storage.CurrentRevision(ctx)
 		if err != nil {
 			return nil, s.interpret(err, "")
 		}
 		so.InitialState, so.Revision = true, rev
-	case "0":
+		so.InitialEventsEnd = send != nil
+	case opts.ResourceVersion == "0":
 		so.InitialState = true
+		so.InitialEventsEnd = send != nil
 	default:
 		rev, err := parseResourceVersion(opts.ResourceVersion)
 		if err != nil {

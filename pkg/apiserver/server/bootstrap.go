@@ -12,10 +12,12 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
+	schedulingv1 "platform.io/client/api/scheduling/v1"
 
 	"platform.io/platform/pkg/apiserver/controlplane"
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/pkg/apiserver/registry"
+	"platform.io/platform/pkg/apiserver/registry/scheduling/priorityclass"
 )
 
 // SystemNamespaces exist after start: created if missing, never recreated
@@ -77,14 +79,15 @@ type bootstrapRun struct {
 	// done is closed when the run has returned; c is set before, once the
 	// bootstrap is done.
 	done chan struct{}
-	// ready is closed once the system namespaces and configmap exist.
+	// ready is closed once the system namespaces, configmap and priority
+	// classes exist.
 	ready chan struct{}
 	c     *controlplane.Controller
 }
 
-// startBootstrap creates the system namespaces and configmap, then keeps
-// the platform Service and its Endpoints until life ends or the run is
-// cancelled.
+// startBootstrap creates the system namespaces, configmap and priority
+// classes, then keeps the platform Service and its Endpoints until life
+// ends or the run is cancelled.
 func (s *Server) startBootstrap(life context.Context, g *errgroup.Group) *bootstrapRun {
 	ctx, cancel := context.WithCancel(life)
 	r := &bootstrapRun{cancel: cancel, done: make(chan struct{}), ready: make(chan struct{})}
@@ -93,6 +96,9 @@ func (s *Server) startBootstrap(life context.Context, g *errgroup.Group) *bootst
 		err := ensureNamespaces(ctx, s.lg, s.namespaces())
 		if err == nil {
 			err = ensureAuthenticationConfigMap(ctx, s.store("", "configmaps"), s.authn.Published)
+		}
+		if err == nil {
+			err = priorityclass.EnsureSystemClasses(ctx, s.lg, s.store(schedulingv1.GroupName, "priorityclasses"))
 		}
 		if ctx.Err() != nil {
 			return nil

@@ -22,6 +22,7 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 
 	"platform.io/platform/pkg/apiserver/admission"
+	"platform.io/platform/pkg/apiserver/audit"
 	apiauthn "platform.io/platform/pkg/apiserver/authn"
 	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/authz/rbac"
@@ -80,6 +81,8 @@ type Server struct {
 	// CertFile is the serving certificate (self-signed when none was given).
 	CertFile string
 	saTokens *serviceAccountTokens
+	// audit is the audit policy and backend (no backend: not auditing).
+	audit audit.Config
 }
 
 // New connects to etcd (starting the embedded member when no servers are
@@ -315,10 +318,20 @@ func (s *Server) buildChain(mux http.Handler) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.insecureHandler = withLifecycle(withUnsecuredUser(mux), s.life)
+	auditLg := s.lg.Named("audit")
+	s.audit = audit.Config{Metrics: audit.NewMetrics(s.registry), LongRunning: longRunning}
+	if err := s.opts.Audit.ApplyTo(auditLg, &s.audit); err != nil {
+		return nil, err
+	}
+	// Audit runs once the user is known and before impersonation and
+	// authorization, so their refusals are recorded; impersonation adds
+	// the impersonated user to the event.
+	s.insecureHandler = withLifecycle(withUnsecuredUser(audit.WithAudit(auditLg, mux, s.audit)), s.life)
 	h := authz.WithAuthorization(s.lg.Named("authz"), mux, z)
 	h = apiauthn.WithImpersonation(lg, h, z)
+	h = audit.WithAudit(auditLg, h, s.audit)
 	h = apiauthn.WithAuthentication(lg, h, s.authn.Authenticator)
+	h = audit.WithAuditInit(auditLg, h, s.audit)
 	return withLifecycle(h, s.life), nil
 }
 
@@ -414,6 +427,11 @@ func (s *Server) Run(ctx context.Context) error {
 		g.Go(func() error { c.Run(life); return nil })
 	}
 	g.Go(func() error { s.countObjects(life); return nil })
+	if s.audit.Backend != nil {
+		// life ends once the listeners have stopped: the backend then
+		// flushes what it holds.
+		g.Go(func() error { s.audit.Backend.Run(life); return nil })
+	}
 	bootstrap := s.startBootstrap(life, g)
 	g.Go(func() error { s.rbac.policy.Run(life); return nil })
 	for _, run := range s.authzRunners {

@@ -108,6 +108,10 @@ type Event struct {
 	// Memo shares renderings of the event's object among all watchers;
 	// nil when the event did not come from a cache.
 	Memo *Memo
+	// InitialEventsEnd marks the Progress event that follows the initial
+	// state of a watch that asked for it (WatchOptions.InitialEventsEnd);
+	// its Revision is that of the state.
+	InitialEventsEnd bool
 }
 
 // WatchOptions narrow a Watch.
@@ -125,6 +129,11 @@ type WatchOptions struct {
 	// InitialState first sends an Added event for every existing object
 	// (at the revision the watch starts from), then the changes.
 	InitialState bool
+	// InitialEventsEnd, with InitialState, sends a Progress event marked
+	// InitialEventsEnd right after the initial state, at its revision,
+	// even when ProgressNotify is off: the watch-list protocol's end of
+	// the initial events.
+	InitialEventsEnd bool
 	// NoPrevious is for a caller that keeps the previous value of every
 	// key itself (the watch cache): events then carry no PrevValue, and a
 	// Deleted event no Value, which spares etcd a read of the previous

@@ -16,7 +16,18 @@ type ListOptions struct {
 	AllowWatchBookmarks bool
 	// TimeoutSeconds bounds a list or watch on the server; 0 leaves it unset.
 	TimeoutSeconds int64
+	// SendInitialEvents, on a watch, asks for the current objects as ADDED
+	// events ended by a BOOKMARK annotated InitialEventsEndAnnotation (the
+	// watch-list protocol); it needs ResourceVersionMatch NotOlderThan and
+	// AllowWatchBookmarks.
+	SendInitialEvents *bool
+	// ResourceVersionMatch says how ResourceVersion binds: NotOlderThan or Exact.
+	ResourceVersionMatch string
 }
+
+// InitialEventsEndAnnotation marks the BOOKMARK that ends the initial
+// events of a watch with SendInitialEvents.
+const InitialEventsEndAnnotation = "platform.io/initial-events-end"
 
 // Query renders the options as URL query parameters.
 func (o ListOptions) Query() url.Values {
@@ -42,6 +53,10 @@ func (o ListOptions) Query() url.Values {
 	if o.TimeoutSeconds > 0 {
 		q.Set("timeoutSeconds", strconv.FormatInt(o.TimeoutSeconds, 10))
 	}
+	if o.SendInitialEvents != nil {
+		q.Set("sendInitialEvents", strconv.FormatBool(*o.SendInitialEvents))
+	}
+	set("resourceVersionMatch", o.ResourceVersionMatch)
 	return q
 }
 

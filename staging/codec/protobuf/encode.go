@@ -102,6 +102,13 @@ func AppendBoolPtr[B ~bool](b []byte, num Number, v *B) []byte {
 	return AppendBool(b, num, *v)
 }
 
+// AppendLength appends the tag of the length-delimited field num and the
+// length n of its content, which the caller writes next.
+func AppendLength(b []byte, num Number, n int) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendVarint(b, uint64(n))
+}
+
 // AppendMessage appends field num holding the embedded message m, even when
 // m encodes to nothing.
 func AppendMessage(b []byte, num Number, m Message) []byte {

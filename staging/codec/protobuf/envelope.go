@@ -39,6 +39,22 @@ func Encode(apiVersion, kind string, m Message) []byte {
 	return AppendString(b, 4, "")
 }
 
+// EncodeParts returns the envelope of an object of rawLen bytes of
+// protobuf as the bytes before and after them: header, raw, trailer is
+// Encode(v, k, m) when raw is the encoding of m. It lets a large object (a
+// list) be written in parts without being assembled first.
+func EncodeParts(apiVersion, kind string, rawLen int) (header, trailer []byte) {
+	b := bytes.Clone(prefix)
+	b = protowire.AppendTag(b, 1, protowire.BytesType)
+	start := len(b)
+	b = AppendString(append(b, 0), 1, apiVersion)
+	b = AppendString(b, 2, kind)
+	b = fixLength(b, start)
+	b = protowire.AppendTag(b, 2, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(rawLen))
+	return b, AppendString(AppendString(nil, 3, ""), 4, "")
+}
+
 // unknown is the envelope's message.
 type unknown struct {
 	apiVersion, kind string

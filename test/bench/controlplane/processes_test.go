@@ -80,6 +80,10 @@ func controlPlane(b *testing.B, nodes int) string {
 	start(b, dir, "platform-controller-manager", limits...)
 	start(b, dir, "platform-simnode", "--master", master, fmt.Sprintf("--nodes=%d", nodes),
 		"--readiness-delay=0s", "--qps=1000", "--burst=2000", "--pods=110")
+	// The ServiceAccount admission plugin refuses pods until the
+	// controller manager has made the namespace's default account; the
+	// clock starts after that.
+	waitHTTP(b, master+"/api/v1/namespaces/default/serviceaccounts/default")
 	return master
 }
 

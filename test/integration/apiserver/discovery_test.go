@@ -40,6 +40,8 @@ func TestDiscovery(t *testing.T) {
 		"/apis/batch/v1":                    {"jobs", "cronjobs", "cronjobs/status"},
 		"/apis/batch/v1beta1":               {"cronjobs"},
 		"/apis/coordination.platform.io/v1": {"leases"},
+		"/apis/scheduling.platform.io/v1":   {"priorityclasses"},
+		"/apis/scheduling.k8s.io/v1":        {"priorityclasses"},
 	}
 	for path, resources := range want {
 		list := s.Do(t, "GET", path, nil).Expect(t, http.StatusOK).Map(t)

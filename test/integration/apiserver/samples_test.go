@@ -122,6 +122,11 @@ var samples = []sample{
 			return `{"metadata":{"name":"` + n + `"},"roleRef":{"apiGroup":"rbac.authorization.platform.io","kind":"ClusterRole","name":"view"},"subjects":[{"kind":"ServiceAccount","name":"s","namespace":"NS"}]}`
 		},
 		change: `{"subjects":[{"kind":"User","name":"u"}]}`},
+	{path: "/apis/scheduling.platform.io/v1/priorityclasses", kind: "PriorityClass", apiVersion: "scheduling.platform.io/v1",
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"value":1000,"description":"a sample"}`
+		},
+		change: `{"description":"changed"}`},
 }
 
 // collection returns the collection path in namespace ns.

@@ -124,14 +124,17 @@ func TestPausedLeaderWritesAreFenced(t *testing.T) {
 	if len(runs) != 2 || runs[0] != first.holder || runs[1] != next.holder {
 		t.Fatalf("holders of the writes in commit order: %v, want %s then %s", runs, first.holder, next.holder)
 	}
-	// Every write that landed was logged as an act, and no act was logged
-	// without its write.
+	// Every act logged has its write, and every other write that landed
+	// is one whose outcome the old leader never learned: a request cut off
+	// by its shutdown ("act failed" with context canceled) may have been
+	// committed all the same.
 	logged := map[string]int{}
 	for _, a := range c.acts() {
 		logged[a.holder]++
 	}
-	if counts[first.holder] != logged[first.holder] {
-		t.Errorf("the old leader's writes landed %d, acts logged %d", counts[first.holder], logged[first.holder])
+	unknown := strings.Count(leader.stderr.String(), "context canceled (last attempt")
+	if got, acts := counts[first.holder], logged[first.holder]; got < acts || got > acts+unknown {
+		t.Errorf("the old leader's writes landed %d, acts logged %d, with %d of unknown outcome", got, acts, unknown)
 	}
 	if terms := c.checkTerms(); len(terms) != 2 {
 		t.Errorf("terms = %v, want the paused leader then one successor", terms)

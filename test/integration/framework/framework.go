@@ -1,7 +1,8 @@
 // Package framework starts a real API server in the test process, on
 // random loopback ports, over the test etcd (embedded, or external with
 // PLATFORM_TEST_ETCD), with a key prefix of its own so servers of parallel
-// tests never see each other's data. It also gives tests a small raw HTTP
+// tests never see each other's data. The ServiceAccount admission plugin is
+// off unless a test enables it. It also gives tests a small raw HTTP
 // client that returns status codes and bodies as they are.
 package framework
 
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -59,6 +61,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	for _, f := range opts {
 		f(o)
 	}
+	withoutServiceAccountAdmission(o)
 	if err := o.Complete(); err != nil {
 		t.Fatal(err)
 	}
@@ -96,6 +99,33 @@ func Start(t testing.TB, opts ...Option) *Server {
 	t.Cleanup(srv.Stop)
 	srv.WaitReady(t)
 	return srv
+}
+
+// serviceAccountPlugin is the ServiceAccount admission plugin, on by
+// default in the server.
+const serviceAccountPlugin = "ServiceAccount"
+
+// withoutServiceAccountAdmission turns the ServiceAccount admission plugin
+// off unless the test enabled it (EnableAdmission), as upstream's test
+// server does: no controller manager runs here to create each namespace's
+// default service account, without which the plugin refuses every pod.
+func withoutServiceAccountAdmission(o *options.Options) {
+	if !slices.Contains(o.Admission.Enable, serviceAccountPlugin) && !slices.Contains(o.Admission.Disable, serviceAccountPlugin) {
+		o.Admission.Disable = append(o.Admission.Disable, serviceAccountPlugin)
+	}
+}
+
+// EnableAdmission turns admission plugins on: those off by default, and
+// ServiceAccount, which Start otherwise turns off.
+func EnableAdmission(names ...string) Option {
+	return func(o *options.Options) {
+		for _, n := range names {
+			o.Admission.Disable = slices.DeleteFunc(o.Admission.Disable, func(d string) bool { return d == n })
+			if !slices.Contains(o.Admission.Enable, n) {
+				o.Admission.Enable = append(o.Admission.Enable, n)
+			}
+		}
+	}
 }
 
 // Stop shuts the server down and waits for it to end; the data stays in

@@ -127,10 +127,11 @@ func TestPreemption(t *testing.T) {
 	t.Parallel()
 	c := start(t, nil)
 	c.addNode(nodeSpec{name: "only", cpu: "2"})
-	low, high := int32(0), int32(1000)
-	c.create(newPod("victim", "1500m", "", func(p *corev1.Pod) { p.Spec.Priority = &low }))
+	// Pods get their priority from their class (the Priority admission plugin).
+	low, high := c.priorityClass("low", 0), c.priorityClass("high", 1000)
+	c.create(newPod("victim", "1500m", "", low))
 	c.waitBound("victim")
-	pre := c.create(newPod("preemptor", "1500m", "", func(p *corev1.Pod) { p.Spec.Priority = &high }))
+	pre := c.create(newPod("preemptor", "1500m", "", high))
 	poll(t, "victim deleted", waitTimeout, func() (bool, error) {
 		p, err := c.c.Pods.Namespace(ns).Get(c.ctx, "victim", meta.GetOptions{})
 		return err != nil || p.DeletionTimestamp != nil, nil
@@ -146,7 +147,7 @@ func TestPreemption(t *testing.T) {
 		t.Errorf("nominatedNodeName %q, want only", p.Status.NominatedNodeName)
 	}
 	// A lower-priority pod cannot preempt the preemptor.
-	c.create(newPod("low-again", "1500m", "", func(p *corev1.Pod) { p.Spec.Priority = &low }))
+	c.create(newPod("low-again", "1500m", "", low))
 	c.waitEvent("low-again", "FailedScheduling", "Insufficient cpu")
 	c.stayPending("low-again", 500*time.Millisecond)
 }

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -158,6 +159,15 @@ func newPod(name string, cpu, mem string, mutate ...func(*corev1.Pod)) *corev1.P
 		m(p)
 	}
 	return p
+}
+
+// priorityClass creates a priority class and returns the pod mutator that
+// names it.
+func (c *cluster) priorityClass(name string, value int32) func(*corev1.Pod) {
+	c.t.Helper()
+	pc := map[string]any{"apiVersion": "scheduling.platform.io/v1", "kind": "PriorityClass", "metadata": map[string]any{"name": name}, "value": value}
+	c.srv.Do(c.t, "POST", "/apis/scheduling.platform.io/v1/priorityclasses", pc).Expect(c.t, http.StatusCreated)
+	return func(p *corev1.Pod) { p.Spec.PriorityClassName = name }
 }
 
 func withLabels(kv ...string) func(*corev1.Pod) {

@@ -11,6 +11,9 @@ import (
 	"platform.io/platform/pkg/apiserver/admission"
 	"platform.io/platform/pkg/apiserver/admission/defaulttolerationseconds"
 	"platform.io/platform/pkg/apiserver/admission/namespacelifecycle"
+	"platform.io/platform/pkg/apiserver/admission/noderestriction"
+	"platform.io/platform/pkg/apiserver/admission/priority"
+	"platform.io/platform/pkg/apiserver/admission/serviceaccount"
 	"platform.io/platform/pkg/apiserver/registry"
 )
 
@@ -40,6 +43,11 @@ func All() []Plugin {
 	return []Plugin{
 		{Name: namespacelifecycle.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
 			return namespacelifecycle.New(d.Store(meta.GroupResource{Resource: "namespaces"})), nil
+		}},
+		{Name: serviceaccount.Name, DefaultOn: true, New: newServiceAccount},
+		{Name: noderestriction.Name, New: newNodeRestriction},
+		{Name: priority.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
+			return priority.NewFromStore(d.Logger.Named("priority"), d.Store(priority.ClassesResource))
 		}},
 		{Name: defaulttolerationseconds.Name, DefaultOn: true, New: func(d Deps) (admission.Interface, error) {
 			return &defaulttolerationseconds.Plugin{NotReadySeconds: d.NotReadyTolerationSeconds, UnreachableSeconds: d.UnreachableTolerationSeconds}, nil
@@ -103,4 +111,38 @@ func NewChain(d Deps, enable, disable []string) (*admission.Chain, error) {
 		named = append(named, admission.Named{Name: p.Name, Plugin: pl})
 	}
 	return admission.NewChain(named, admission.NewMetrics(d.Registerer)), nil
+}
+
+func newServiceAccount(d Deps) (admission.Interface, error) {
+	sa, err := store(d, "", "serviceaccounts")
+	if err != nil {
+		return nil, err
+	}
+	return serviceaccount.New(sa), nil
+}
+
+func newNodeRestriction(d Deps) (admission.Interface, error) {
+	pods, err := store(d, "", "pods")
+	if err != nil {
+		return nil, err
+	}
+	nodes, err := store(d, "", "nodes")
+	if err != nil {
+		return nil, err
+	}
+	return noderestriction.New(pods, nodes), nil
+}
+
+// store returns the store of a resource a plugin reads, or an error when
+// the server does not serve it.
+func store(d Deps, group, resource string) (*registry.Store, error) {
+	gr := meta.GroupResource{Group: group, Resource: resource}
+	if d.Store == nil {
+		return nil, fmt.Errorf("needs %s, and no stores were given", gr)
+	}
+	s := d.Store(gr)
+	if s == nil {
+		return nil, fmt.Errorf("needs %s, which is not served", gr)
+	}
+	return s, nil
 }

@@ -136,6 +136,18 @@ func (g *Graph) Reaches(node string, kind Kind, namespace, name string) bool {
 	return g.reach[node][ref{kind, namespace, name}] > 0
 }
 
+// PodReferences reports whether the pod names an object of kind (Secret,
+// ConfigMap, PersistentVolumeClaim or ServiceAccount) anywhere: volumes,
+// image pull secrets, environment of any container.
+func PodReferences(p *corev1.Pod, kind Kind) bool {
+	for _, r := range references(p) {
+		if r.kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
 // references lists the pod itself and every object it names, once each.
 func references(p *corev1.Pod) []ref {
 	seen := map[ref]bool{}

@@ -36,6 +36,7 @@ import (
 	"platform.io/platform/pkg/apiserver/registry/rbac/clusterrolebinding"
 	"platform.io/platform/pkg/apiserver/registry/rbac/role"
 	"platform.io/platform/pkg/apiserver/registry/rbac/rolebinding"
+	"platform.io/platform/pkg/apiserver/registry/scheduling/priorityclass"
 )
 
 // Config carries the server options resources depend on.
@@ -96,6 +97,7 @@ func Resources(c Config) []*registry.Resource {
 		clusterrole.Resource(esc),
 		rolebinding.Resource(esc),
 		clusterrolebinding.Resource(esc),
+		priorityclass.Resource(),
 	}
 	rows = append(rows, tokenreview.Resources(c.TokenReviews)...)
 	rows = append(rows, selfsubjectreview.Resources()...)

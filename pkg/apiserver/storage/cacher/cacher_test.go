@@ -308,3 +308,9 @@ func TestWatchCompacted(t *testing.T) {
 		t.Fatalf("watch from a compacted revision: %v", err)
 	}
 }
+
+// TestInitialEventsEnd: the watch-list end marker from the cache.
+func TestInitialEventsEnd(t *testing.T) {
+	c, _, prefix := start(t, 100)
+	storagetest.RunInitialEventsEnd(t, c, prefix)
+}

@@ -195,6 +195,9 @@ func (c *Cacher) Watch(ctx context.Context, key string, opts storage.WatchOption
 	switch {
 	case opts.InitialState:
 		w.initial = c.stateLocked(w)
+		if opts.InitialEventsEnd {
+			w.initial = append(w.initial, storage.Event{Type: storage.Progress, Revision: c.rev, InitialEventsEnd: true})
+		}
 	case opts.Revision > c.rev:
 		w.minRev = opts.Revision
 	case opts.Revision > 0:

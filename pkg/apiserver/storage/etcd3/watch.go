@@ -61,6 +61,9 @@ func (s *Store) Watch(ctx context.Context, key string, opts storage.WatchOptions
 		if initial, opts.Revision, err = s.initialState(ctx, key, opts); err != nil {
 			return nil, err
 		}
+		if opts.InitialEventsEnd {
+			initial = append(initial, storage.Event{Type: storage.Progress, Revision: opts.Revision, InitialEventsEnd: true})
+		}
 	}
 	wctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
 	var eopts []clientv3.OpOption

@@ -50,6 +50,7 @@ func RunWatch(t *testing.T, s interface {
 			last = e.Revision
 		}
 	})
+	t.Run("InitialEventsEnd", func(t *testing.T) { RunInitialEventsEnd(t, s, prefix+"initial-end/") })
 	t.Run("Compacted", func(t *testing.T) {
 		p := prefix + "compacted/"
 		kv, err := s.Create(ctx, p+"a", []byte("1"), 0)
@@ -86,4 +87,45 @@ func next(t *testing.T, w storage.Watcher) storage.Event {
 		t.Fatal("no event within 10s")
 	}
 	return storage.Event{}
+}
+
+// RunInitialEventsEnd checks that a watch asking for its initial state
+// and its end gets the existing objects, then the Progress event marking
+// the end at the state's revision, then later changes; keys under prefix.
+func RunInitialEventsEnd(t *testing.T, s interface {
+	storage.Interface
+	storage.Watchable
+}, prefix string) {
+	ctx := context.Background()
+	p := prefix
+	for _, k := range []string{"a", "b"} {
+		if _, err := s.Create(ctx, p+k, []byte(k), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rev, err := s.CurrentRevision(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.Watch(ctx, p, storage.WatchOptions{Revision: rev, Prefix: true, InitialState: true, InitialEventsEnd: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	for _, k := range []string{"a", "b"} {
+		if e := next(t, w); e.Type != storage.Added || e.Key != p+k || e.InitialEventsEnd {
+			t.Fatalf("initial event %+v, want Added %s", e, k)
+		}
+	}
+	end := next(t, w)
+	if end.Type != storage.Progress || !end.InitialEventsEnd || end.Revision < rev {
+		t.Fatalf("after the initial state: %+v, want the InitialEventsEnd progress at revision >= %d", end, rev)
+	}
+	kv, err := s.Create(ctx, p+"c", []byte("c"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := next(t, w); e.Type != storage.Added || e.Key != p+"c" || e.Revision != kv.Revision || e.Revision <= end.Revision {
+		t.Fatalf("change after the end: %+v", e)
+	}
 }

@@ -2,6 +2,8 @@ package defaultpreemption
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
@@ -37,6 +39,14 @@ func TestPostFilterAgainstAPIServer(t *testing.T) {
 		p.UID = ""
 		p.Spec.Containers[0].Image = "busybox"
 		p.Spec.Containers[0].Name = "c"
+		if p.Spec.Priority != nil {
+			// The Priority admission plugin takes a pod's priority from its class.
+			p.Spec.PriorityClassName = fmt.Sprintf("p%d", *p.Spec.Priority)
+			pc := map[string]any{"metadata": map[string]any{"name": p.Spec.PriorityClassName}, "value": *p.Spec.Priority}
+			if r := s.Do(t, "POST", "/apis/scheduling.platform.io/v1/priorityclasses", pc); r.Code != http.StatusCreated && r.Code != http.StatusConflict {
+				t.Fatalf("create priority class %s: %d %s", p.Spec.PriorityClassName, r.Code, r.Body)
+			}
+		}
 		got, err := pods.Create(ctx, p, meta.WriteOptions{})
 		if err != nil {
 			t.Fatalf("create %s: %v", p.Name, err)

@@ -48,6 +48,10 @@ const DefaultTerminationGracePeriodSeconds = 30
 // DefaultEnableServiceLinks is the value of enableServiceLinks when unset.
 const DefaultEnableServiceLinks = true
 
+// MirrorPodAnnotationKey marks a mirror pod: the API copy a node agent
+// makes of a static pod it runs from a local file.
+const MirrorPodAnnotationKey = "platform.io/config.mirror"
+
 // PodSpec is the desired state of a pod.
 type PodSpec struct {
 	Volumes             []Volume             `json:"volumes,omitempty" patchStrategy:"merge,retainKeys" patchMergeKey:"name" protobuf:"bytes,1,rep,name=volumes"`

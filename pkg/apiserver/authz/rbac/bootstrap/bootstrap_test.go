@@ -69,6 +69,11 @@ func TestRolesAreNarrow(t *testing.T) {
 		{"system:controller:root-ca-cert-publisher", need("delete", legacy, "configmaps")},
 		{CloudControllerManagerUser, need("delete", legacy, "pods")},
 		{"view", need("get", legacy, "secrets")},
+		// As upstream, priority classes are cluster-admin's only.
+		{"system:aggregate-to-view", need("list", "scheduling.platform.io", "priorityclasses")},
+		{"system:aggregate-to-edit", need("create", "scheduling.platform.io", "priorityclasses")},
+		{"system:aggregate-to-admin", need("create", "scheduling.platform.io", "priorityclasses")},
+		{SchedulerUser, need("create", "scheduling.platform.io", "priorityclasses")},
 	} {
 		if allows(roleNamed(t, p, tc.role).Rules, tc.n) {
 			t.Errorf("%s allows %+v", tc.role, tc.n)
