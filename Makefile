@@ -21,7 +21,7 @@ LDFLAGS        := -X $(VERSION_PKG).gitVersion=$(VERSION) \
                   -X $(VERSION_PKG).gitTreeState=$(GIT_TREE_STATE) \
                   -X $(VERSION_PKG).buildDate=$(BUILD_DATE)
 
-.PHONY: all build test test-unit test-staging test-integration test-external-etcd test-e2e test-ha test-chaos chaos run bench generate verify clean
+.PHONY: all build test test-unit test-staging test-integration test-external-etcd test-e2e test-ha test-chaos chaos run bench fuzz generate verify clean
 
 all: build
 
@@ -50,7 +50,7 @@ test-unit:
 
 # The integration suite against a real etcd process (Debian's etcd-server).
 test-external-etcd:
-	PLATFORM_TEST_ETCD=external $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./test/integration/... ./pkg/apiserver/storage/...
+	PLATFORM_TEST_ETCD=external $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./test/integration/... ./test/badinput/... ./pkg/apiserver/storage/...
 
 test-e2e: build
 	PLATFORM_BIN_DIR=$(abspath $(BIN)) $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -skip '^TestHA$$' ./test/e2e/...
@@ -79,6 +79,12 @@ run: build
 
 bench: build
 	hack/bench.sh
+
+# Every fuzz target of both modules, one at a time, for FUZZTIME each
+# (hack/fuzz.sh). make test runs only their committed corpora, as tests.
+FUZZTIME ?= 10s
+fuzz:
+	FUZZTIME=$(FUZZTIME) hack/fuzz.sh
 
 # Generated code: protobuf, deepcopy, OpenAPI docs, and the flag reference
 # docs/flags/<daemon>.md (hack/flagdocs).

@@ -80,6 +80,11 @@ func LoadKubeconfig(path string) (*Kubeconfig, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rest: reading kubeconfig: %w", err)
 	}
+	return parseKubeconfig(data, path)
+}
+
+// parseKubeconfig reads the kubeconfig data loaded from path.
+func parseKubeconfig(data []byte, path string) (*Kubeconfig, error) {
 	kc := &Kubeconfig{}
 	if err := yaml.Unmarshal(data, kc); err != nil {
 		return nil, fmt.Errorf("rest: parsing kubeconfig %q: %w", path, err)

@@ -157,9 +157,15 @@ func (q *request) serveMain() {
 			return
 		}
 		q.create()
-	case "update":
-		q.update(registry.Main)
-	case "patch":
+	case "update", "patch":
+		if q.info.Name == "" {
+			q.methodNotAllowed(q.r.Method + " on a collection")
+			return
+		}
+		if q.info.Verb == "update" {
+			q.update(registry.Main)
+			return
+		}
 		q.patch(registry.Main)
 	case "delete":
 		q.delete()

@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/patch"
 	"platform.io/platform/pkg/apiserver/registry"
@@ -33,9 +34,12 @@ func patchBody(r *http.Request) (patch.Type, []byte, error) {
 	return pt, body, nil
 }
 
-// patchError maps a patch failure to a 400 (malformed or inapplicable patch)
-// or, for anything else, a 500.
+// patchError maps a patch failure to a 422 (a JSON patch that does not
+// apply), a 400 (a malformed patch) or, for anything else, a 500.
 func patchError(err error) error {
+	if errors.Is(err, patch.ErrCannotApply) {
+		return apierrors.New(http.StatusUnprocessableEntity, meta.StatusReasonInvalid, err.Error())
+	}
 	if errors.Is(err, patch.ErrInvalidPatch) {
 		return apierrors.NewBadRequest(err.Error())
 	}

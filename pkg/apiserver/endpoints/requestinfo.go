@@ -2,6 +2,8 @@ package endpoints
 
 import (
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -32,7 +34,9 @@ var namespaceSubresources = map[string]bool{"status": true, "finalize": true}
 func ParseRequestInfo(r *http.Request) *RequestInfo {
 	info := &RequestInfo{}
 	parts := splitPath(r.URL.Path)
-	if len(parts) == 0 || (parts[0] != "api" && parts[0] != "apis") {
+	if len(parts) == 0 || (parts[0] != "api" && parts[0] != "apis") || slices.Contains(parts, "") {
+		// An empty segment ("//") is not a canonical path: reading it
+		// would shift every name one place (found by FuzzRequestInfo).
 		return info
 	}
 	info.APIPrefix, parts = parts[0], parts[1:]
@@ -113,5 +117,10 @@ func splitPath(p string) []string {
 	return strings.Split(p, "/")
 }
 
-// isTrue reads a boolean query parameter the way upstream's clients send them.
-func isTrue(v string) bool { return v == "true" || v == "1" || v == "True" }
+// isTrue reads a boolean query parameter as strconv.ParseBool does; a
+// value it cannot read is false here and refused where the verb checks its
+// parameters (boolParam).
+func isTrue(v string) bool {
+	b, err := strconv.ParseBool(v)
+	return err == nil && b
+}

@@ -28,6 +28,9 @@ func TestParseRequestInfo(t *testing.T) {
 		{"PATCH", "/apis/apps/v1/namespaces/a/deployments/d/scale", "deployments", "patch", "a", "d", "scale", "apps", "v1", true},
 		{"GET", "/apis/apps/v1/watch/namespaces/a/deployments/d", "deployments", "watch", "a", "d", "", "apps", "v1", true},
 		{"GET", "/apis/apps/v1/watch/deployments", "deployments", "watch", "", "", "", "apps", "v1", true},
+		// An empty segment would shift every name; such a path names no resource.
+		{"PATCH", "//api//v1//namespaces", "", "", "", "", "", "", "", false},
+		{"GET", "/apis/apps/v1/namespaces//deployments", "", "", "", "", "", "", "", false},
 	}
 	for _, c := range cases {
 		info := ParseRequestInfo(httptest.NewRequest(c.method, c.url, nil))

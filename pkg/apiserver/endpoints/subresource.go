@@ -54,7 +54,7 @@ func (q *request) serveStatus() {
 }
 
 func (q *request) serveAction(act registry.Action) {
-	dry, err := dryRun(q.r)
+	dry, err := writeOptions(q.r)
 	if err != nil {
 		q.fail(err)
 		return
@@ -125,7 +125,7 @@ func (q *request) serveScale() {
 // count is written to the object, guarded by the Scale's resourceVersion on
 // a replace.
 func (q *request) writeScale(acc *registry.ScaleAccessor) {
-	dry, err := dryRun(q.r)
+	dry, err := writeOptions(q.r)
 	if err != nil {
 		q.fail(err)
 		return

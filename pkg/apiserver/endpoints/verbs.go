@@ -3,6 +3,7 @@ package endpoints
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -101,7 +102,7 @@ func (q *request) create() {
 		q.fail(apierrors.NewMethodNotSupported(q.store.Resource.GroupResource(), "create across all namespaces"))
 		return
 	}
-	dry, err := dryRun(q.r)
+	dry, err := writeOptions(q.r)
 	if err != nil {
 		q.fail(err)
 		return
@@ -129,7 +130,7 @@ func replaceWith(obj meta.Object) registry.TransformFunc {
 }
 
 func (q *request) update(part registry.Part) {
-	dry, err := dryRun(q.r)
+	dry, err := writeOptions(q.r)
 	if err != nil {
 		q.fail(err)
 		return
@@ -180,15 +181,36 @@ func (q *request) patchTransform(pt patch.Type, body []byte) registry.TransformF
 		}
 		obj := res.New()
 		if err := decodeInto(q.w, q.r, patched, obj, res); err != nil {
+			return nil, patchedError(err, res.Kind)
+		}
+		if err := q.checkNameAndNamespace(obj); err != nil {
 			return nil, err
 		}
-		obj.GetObjectMeta().ResourceVersion = rv
+		m := obj.GetObjectMeta()
+		if m.ResourceVersion != "" && m.ResourceVersion != rv {
+			// A resourceVersion in the patch is a precondition, as upstream.
+			return nil, apierrors.NewConflict(res.GroupResource(), q.info.Name,
+				fmt.Errorf("the object has been modified; please apply your changes to the latest version and try again"))
+		}
+		m.ResourceVersion = rv
 		return obj, nil
 	}
 }
 
+// patchedError is the answer for a patch result that does not decode as
+// the kind: unknown fields under Strict stay a 400; any other failure means
+// the patch made an invalid object, a 422 as upstream answers.
+func patchedError(err error, kind string) error {
+	var strict *strictError
+	if errors.As(err, &strict) {
+		return err
+	}
+	return apierrors.New(http.StatusUnprocessableEntity, meta.StatusReasonInvalid,
+		fmt.Sprintf("the patched object is not a valid %s: %s", kind, statusOf(err).Message))
+}
+
 func (q *request) patch(part registry.Part) {
-	dry, err := dryRun(q.r)
+	dry, err := writeOptions(q.r)
 	if err != nil {
 		q.fail(err)
 		return
@@ -274,6 +296,9 @@ func deleteOptions(r *http.Request) (*meta.DeleteOptions, error) {
 		if err := b.decode(opts); err != nil {
 			return nil, err
 		}
+		if k := opts.Kind; k != "" && k != "DeleteOptions" {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("the body of a delete must be a DeleteOptions, not a %s", k))
+		}
 	}
 	query := r.URL.Query()
 	if v := query.Get("gracePeriodSeconds"); v != "" {
@@ -294,7 +319,7 @@ func deleteOptions(r *http.Request) (*meta.DeleteOptions, error) {
 		p := meta.DeletionPropagation(v)
 		opts.PropagationPolicy = &p
 	}
-	if dry, err := dryRun(r); err != nil {
+	if dry, err := writeOptions(r); err != nil {
 		return nil, err
 	} else if dry {
 		opts.DryRun = []string{meta.DryRunAll}
@@ -307,6 +332,9 @@ func (q *request) listOptions() (registry.ListOptions, error) {
 	query := q.r.URL.Query()
 	opts := registry.ListOptions{ResourceVersion: query.Get("resourceVersion"), Continue: query.Get("continue")}
 	if err := listParamsOnly(query); err != nil {
+		return opts, err
+	}
+	if err := validateListParams(query, false); err != nil {
 		return opts, err
 	}
 	if !q.features.ListChunking {

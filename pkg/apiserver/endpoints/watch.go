@@ -28,6 +28,9 @@ func (q *request) watchParams() (registry.WatchOptions, time.Duration, error) {
 		Name:            q.info.Name,
 		Bookmarks:       isTrue(query.Get("allowWatchBookmarks")),
 	}
+	if err := validateListParams(query, true); err != nil {
+		return opts, 0, err
+	}
 	if query.Get("continue") != "" || query.Get("limit") != "" {
 		return opts, 0, apierrors.NewBadRequest("continue and limit are not valid with watch")
 	}

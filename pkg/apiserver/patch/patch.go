@@ -30,6 +30,10 @@ var (
 	ErrUnsupportedType = errors.New("unsupported patch type")
 	// ErrInvalidPatch: the body is malformed or cannot be applied (400/422).
 	ErrInvalidPatch = errors.New("invalid patch")
+	// ErrCannotApply: a well-formed JSON patch whose operations fail on
+	// this object (a failed test, a path that is not there); it comes
+	// wrapped together with ErrInvalidPatch, and is upstream's 422.
+	ErrCannotApply = errors.New("the patch does not apply to the object")
 )
 
 const (
@@ -89,17 +93,43 @@ func applyJSONPatch(original, body []byte) ([]byte, error) {
 	if len(ops) > MaxJSONPatchOps {
 		return nil, invalidf("JSON patch has %d operations, more than the limit of %d", len(ops), MaxJSONPatchOps)
 	}
+	for i, op := range ops {
+		if err := checkOperation(op); err != nil {
+			return nil, fmt.Errorf("%w: operation %d: %w", ErrInvalidPatch, i, err)
+		}
+	}
 	opts := jsonpatch.NewApplyOptions()
 	opts.AccumulatedCopySizeLimit = maxCopyGrowth
 	opts.EscapeHTML = false
 	out, err := ops.ApplyWithOptions(original, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%w: applying JSON patch: %w", ErrInvalidPatch, err)
+		return nil, fmt.Errorf("%w: %w: %w", ErrInvalidPatch, ErrCannotApply, err)
 	}
 	if !isJSONObject(out) {
-		return nil, invalidf("JSON patch turned the object into a non-object")
+		return nil, fmt.Errorf("%w: %w: the result is not a JSON object", ErrInvalidPatch, ErrCannotApply)
 	}
 	return out, nil
+}
+
+// checkOperation refuses what RFC 6902 forbids and the library would
+// otherwise read leniently, or crash on: a path or from that is not a JSON
+// pointer (RFC 6901: empty, or starting with '/'), and an add, replace or
+// test without a value (a test of the root without one panicked the
+// library; found by FuzzJSONPatch).
+func checkOperation(op jsonpatch.Operation) error {
+	switch k := op.Kind(); k {
+	case "add", "replace", "test":
+		if _, ok := op["value"]; !ok {
+			return fmt.Errorf("%s operation has no value", k)
+		}
+	}
+	if p, err := op.Path(); err == nil && p != "" && p[0] != '/' {
+		return fmt.Errorf("path %q is not a JSON pointer", p)
+	}
+	if f, err := op.From(); err == nil && f != "" && f[0] != '/' {
+		return fmt.Errorf("from %q is not a JSON pointer", f)
+	}
+	return nil
 }
 
 func applyMergePatch(original, body []byte) ([]byte, error) {

@@ -84,6 +84,36 @@ func TestJSONPatchTestFailureKeepsCause(t *testing.T) {
 	}
 }
 
+// TestJSONPatchCannotApply: operations that fail on the object are told
+// apart from a malformed document (422 and 400 at the handler).
+func TestJSONPatchCannotApply(t *testing.T) {
+	for _, tc := range []struct {
+		name, patch string
+		cannotApply bool
+	}{
+		{"test fails", `[{"op":"test","path":"/spec/replicas","value":5}]`, true},
+		{"remove missing path", `[{"op":"remove","path":"/metadata/annotations/x"}]`, true},
+		{"unknown op", `[{"op":"frob","path":"/a"}]`, false},
+		{"root replaced by non-object", `[{"op":"replace","path":"","value":[1]}]`, true},
+		{"not JSON", `[{"op":`, false},
+		{"path not a pointer", `[{"op":"add","path":"spec/replicas","value":3}]`, false},
+		{"test of the root without a value", `[{"op":"test","path":""}]`, false},
+		{"add without a value", `[{"op":"add","path":"/x"}]`, false},
+		{"from not a pointer", `[{"op":"copy","from":"spec","path":"/x"}]`, false},
+		{"not an array", `{"op":"add","path":"/a","value":1}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Apply(JSONPatch, []byte(simpleDoc), []byte(tc.patch), nil)
+			if !errors.Is(err, ErrInvalidPatch) {
+				t.Fatalf("want ErrInvalidPatch, got %v", err)
+			}
+			if got := errors.Is(err, ErrCannotApply); got != tc.cannotApply {
+				t.Fatalf("errors.Is(ErrCannotApply) = %v, want %v (%v)", got, tc.cannotApply, err)
+			}
+		})
+	}
+}
+
 func TestJSONPatchOpLimit(t *testing.T) {
 	ops := func(n int) string {
 		var b strings.Builder

@@ -108,6 +108,9 @@ func (s *Store) List(ctx context.Context, ns string, opts ListOptions) (*List, e
 	prefix := s.keyPrefix(ns)
 	so := storage.ListOptions{Limit: opts.Limit, Predicate: s.predicate(opts.Label, opts.Field)}
 	if opts.Continue != "" {
+		if rv := opts.ResourceVersion; rv != "" && rv != "0" {
+			return nil, apierrors.NewBadRequest("specifying resource version is not allowed when using continue")
+		}
 		t, err := decodeContinue(opts.Continue)
 		if err != nil {
 			return nil, apierrors.NewBadRequest(err.Error())

@@ -260,6 +260,8 @@ func (s *Store) interpret(err error, name string) error {
 		return e
 	case errors.Is(err, context.DeadlineExceeded):
 		return apierrors.NewTimeout(fmt.Sprintf("the %s request for %q timed out", gr, name), 1)
+	case errors.Is(err, storage.ErrTooLarge):
+		return apierrors.NewRequestEntityTooLarge(fmt.Sprintf("the stored form of %s %q is too large: %v", gr, name, err))
 	case errors.Is(err, storage.ErrUnavailable):
 		return apierrors.NewServiceUnavailable(err.Error())
 	default:

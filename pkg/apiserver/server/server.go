@@ -291,6 +291,7 @@ func (s *Server) buildHandler() (http.Handler, error) {
 	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, rbacCheck, authzCheck, shutdown}))
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
+	mux.HandleFunc("/", notFoundHandler)
 	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
 	s.saTokens.install(mux, metrics.wrap)
 	return s.buildChain(mux)

@@ -16,6 +16,8 @@ var (
 	ErrUnavailable = errors.New("storage: backend unavailable")
 	// ErrTooNew means a requested revision is newer than the store has reached.
 	ErrTooNew = errors.New("storage: revision not reached yet")
+	// ErrTooLarge means the value is larger than the backend takes in one request.
+	ErrTooLarge = errors.New("storage: value too large")
 )
 
 // KeyError ties a sentinel to the key and revision involved.

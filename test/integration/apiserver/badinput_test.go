@@ -38,16 +38,16 @@ func TestBadInput(t *testing.T) {
 		{"no name", "POST", cm, `{"metadata":{}}`, nil, 422, "Invalid"},
 		{"invalid label", "POST", cm, `{"metadata":{"name":"x","labels":{"a b":"c"}}}`, nil, 422, "Invalid"},
 		{"unknown field strict", "POST", cm + "?fieldValidation=Strict", `{"metadata":{"name":"x"},"bogus":1}`, nil, 400, "BadRequest"},
-		{"bad fieldValidation", "POST", cm + "?fieldValidation=Loud", `{"metadata":{"name":"x"}}`, nil, 400, "BadRequest"},
-		{"bad dryRun", "POST", cm + "?dryRun=Yes", `{"metadata":{"name":"x"}}`, nil, 400, "BadRequest"},
-		{"bad dryRun on delete", "DELETE", cm + "/keep?dryRun=Some", ``, nil, 400, "BadRequest"},
+		{"bad fieldValidation", "POST", cm + "?fieldValidation=Loud", `{"metadata":{"name":"x"}}`, nil, 422, "Invalid"}, // upstream validates CreateOptions
+		{"bad dryRun", "POST", cm + "?dryRun=Yes", `{"metadata":{"name":"x"}}`, nil, 422, "Invalid"},
+		{"bad dryRun on delete", "DELETE", cm + "/keep?dryRun=Some", ``, nil, 422, "Invalid"},
 		{"unsupported body type", "POST", cm, `<x/>`, framework.Header{"Content-Type": "application/xml"}, 415, "UnsupportedMediaType"},
 		{"unsupported patch type", "PATCH", cm + "/keep", `{}`, framework.Header{"Content-Type": "text/plain"}, 415, "UnsupportedMediaType"},
 		{"malformed merge patch", "PATCH", cm + "/keep", `{"data":`, mergePatch, 400, "BadRequest"},
 		{"malformed json patch", "PATCH", cm + "/keep", `{"op":"add"}`, jsonPatch, 400, "BadRequest"},
-		{"failing json patch test", "PATCH", cm + "/keep", `[{"op":"test","path":"/data/k","value":"nope"}]`, jsonPatch, 400, "BadRequest"},
+		{"failing json patch test", "PATCH", cm + "/keep", `[{"op":"test","path":"/data/k","value":"nope"}]`, jsonPatch, 422, "Invalid"}, // upstream: a JSON patch that does not apply
 		{"bad strategic directive", "PATCH", cm + "/keep", `{"data":{"$patch":"explode"}}`, strategicPatch, 400, "BadRequest"},
-		{"patch changes name", "PATCH", cm + "/keep", `{"metadata":{"name":"renamed"}}`, mergePatch, 422, "Invalid"},
+		{"patch changes name", "PATCH", cm + "/keep", `{"metadata":{"name":"renamed"}}`, mergePatch, 400, "BadRequest"}, // upstream checkName
 		{"patch breaks validation", "PATCH", cm + "/keep", `{"metadata":{"labels":{"a b":"c"}}}`, mergePatch, 422, "Invalid"},
 		{"missing namespace", "POST", "/api/v1/namespaces/nowhere/configmaps", `{"metadata":{"name":"x"}}`, nil, 404, "NotFound"},
 		{"get missing", "GET", cm + "/missing", ``, nil, 404, "NotFound"},

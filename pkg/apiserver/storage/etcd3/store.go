@@ -13,6 +13,8 @@ import (
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"platform.io/platform/pkg/apiserver/storage"
 )
@@ -330,7 +332,24 @@ func translateRev(err error, key string, rev int64) error {
 		return fmt.Errorf("%w: revision %d is newer than the store", storage.ErrConflict, rev)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return fmt.Errorf("etcd3: %s: %w", key, err)
+	case tooLarge(err):
+		return fmt.Errorf("%w: %s: %v", storage.ErrTooLarge, key, err)
 	default:
 		return fmt.Errorf("%w: %s: %v", storage.ErrUnavailable, key, err)
 	}
+}
+
+// tooLarge reports whether etcd refused a request for its size: the
+// server's limit (--max-request-bytes), or the client's own limit on a
+// message it sends, which gRPC reports as ResourceExhausted before sending
+// (etcd's quota and rate errors share that code, so they are left out).
+func tooLarge(err error) bool {
+	switch {
+	case errors.Is(err, rpctypes.ErrRequestTooLarge), errors.Is(err, rpctypes.ErrGRPCRequestTooLarge):
+		return true
+	case errors.Is(err, rpctypes.ErrNoSpace), errors.Is(err, rpctypes.ErrGRPCNoSpace),
+		errors.Is(err, rpctypes.ErrTooManyRequests), errors.Is(err, rpctypes.ErrGRPCRequestTooManyRequests):
+		return false
+	}
+	return status.Code(err) == codes.ResourceExhausted
 }

@@ -78,7 +78,9 @@ func ParseSchedule(s string) (Schedule, error) {
 		loc, s = l, strings.TrimSpace(rest)
 	}
 	if strings.HasPrefix(s, everyPrefix) {
-		d, err := time.ParseDuration(strings.TrimSpace(s[len(everyPrefix):]))
+		// No trimming: the controller's parser (robfig/cron, as upstream's)
+		// refuses "@every 1h " and would never run it.
+		d, err := time.ParseDuration(s[len(everyPrefix):])
 		if err != nil {
 			return nil, fmt.Errorf("invalid duration in %q: %v", s, err)
 		}

@@ -70,6 +70,7 @@ func TestParseScheduleInvalid(t *testing.T) {
 		{"@Daily", "unrecognized macro"},
 		{"@every", "unrecognized macro"},
 		{"@every foo", "invalid duration"},
+		{"@every 1h ", "invalid duration"}, // the controller could never run it
 		{"TZ=Nowhere/City 0 * * * *", "unknown time zone"},
 		{"TZ=UTC", "must be followed by a schedule"},
 	} {
