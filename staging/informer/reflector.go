@@ -22,6 +22,7 @@ const (
 	DefaultMinWatchTimeout = 5 * time.Minute
 	DefaultInitialBackoff  = 800 * time.Millisecond
 	DefaultMaxBackoff      = 30 * time.Second
+	DefaultWatchListStall  = 30 * time.Second
 )
 
 // maxListRestarts bounds how often one list starts over because its continue
@@ -51,6 +52,11 @@ type ReflectorOptions struct {
 	// from holding a whole list in memory, and lists only if the server
 	// does not support that.
 	DisableWatchList bool
+	// WatchListStall is how long a watch-list stream may go without an
+	// event before its initial events end; a stream that stalls counts as
+	// one that ended early (see DisableWatchList). Defaults to
+	// DefaultWatchListStall.
+	WatchListStall time.Duration
 }
 
 func (o ReflectorOptions) withDefaults() ReflectorOptions {
@@ -65,6 +71,9 @@ func (o ReflectorOptions) withDefaults() ReflectorOptions {
 	}
 	if o.InitialBackoff <= 0 {
 		o.InitialBackoff = DefaultInitialBackoff
+	}
+	if o.WatchListStall <= 0 {
+		o.WatchListStall = DefaultWatchListStall
 	}
 	if o.MaxBackoff < o.InitialBackoff {
 		o.MaxBackoff = max(DefaultMaxBackoff, o.InitialBackoff)

@@ -13,8 +13,9 @@ import (
 )
 
 // errWatchListUnsupported: the server refused the watch-list parameters,
-// or twice ended the stream before the end of the initial events, as a
-// server that ignores them would. The reflector lists from then on.
+// sent a plain bookmark before the end of the initial events, or twice
+// ended or stalled the stream before that end, as a server that ignores
+// the parameters would. The reflector lists from then on.
 var errWatchListUnsupported = errors.New("informer: the server does not support watch-list")
 
 // maxEarlyEnds is how many watch-list streams in a row may end before the
@@ -46,10 +47,18 @@ func (r *Reflector[T]) watchList(ctx context.Context) (replaced bool, err error)
 	}
 	defer w.Stop()
 	var items []T
+	stall := r.opts.Clock.NewTimer(r.opts.WatchListStall)
+	defer func() { stall.Stop() }()
 	for {
+		var stalled <-chan time.Time
+		if !replaced {
+			stalled = stall.C()
+		}
 		select {
 		case <-ctx.Done():
 			return replaced, ctx.Err()
+		case <-stalled:
+			return false, r.earlyEnd()
 		case ev, ok := <-w.ResultChan():
 			if !ok {
 				if !replaced {
@@ -64,6 +73,8 @@ func (r *Reflector[T]) watchList(ctx context.Context) (replaced bool, err error)
 				r.backoff.reset()
 				continue
 			}
+			stall.Stop()
+			stall = r.opts.Clock.NewTimer(r.opts.WatchListStall)
 			done, err := r.initialEvent(ev, &items)
 			if err != nil {
 				return false, err
@@ -93,7 +104,8 @@ func (r *Reflector[T]) initialEvent(ev watch.Event[T], items *[]T) (done bool, e
 		}
 		m := ev.Object.GetObjectMeta()
 		if m.Annotations[meta.InitialEventsEndAnnotation] != "true" {
-			return false, nil // progress within the initial events
+			// A server that sends the end sends no other bookmark before it.
+			return false, fmt.Errorf("%w: a bookmark before the end of the initial events", errWatchListUnsupported)
 		}
 		if m.ResourceVersion == "" {
 			return false, errors.New("informer: the end of the initial events carries no resourceVersion")

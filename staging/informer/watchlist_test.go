@@ -57,15 +57,21 @@ func TestReflectorWatchListFallback(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		ignore bool
-	}{{"refused", false}, {"ignored", true}} {
+		// then acts on the ignoring server's streams: ends them, lets them
+		// stall, or sends a plain bookmark.
+		then string
+	}{{"refused", false, ""}, {"ignored, streams end", true, "end"}, {"ignored, streams stall", true, "stall"}, {"ignored, plain bookmark", true, "bookmark"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newFakeServer()
 			seed(s, 10)
 			s.set(func(s *fakeServer) { s.ignoreWatchList = tc.ignore })
 			store := NewStore[*corev1.Pod]()
-			r := NewReflector[*corev1.Pod](s, store, ReflectorOptions{InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond})
+			r := NewReflector[*corev1.Pod](s, store, ReflectorOptions{InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond,
+				WatchListStall: 50 * time.Millisecond})
 			run(t, r)
-			if tc.ignore {
+			attempts := map[string]int{"": 1, "end": maxEarlyEnds, "stall": maxEarlyEnds, "bookmark": 1}[tc.then]
+			switch tc.then {
+			case "end":
 				for i := range maxEarlyEnds {
 					eventually(t, "a watch-list stream", func() bool {
 						_, w := s.calls()
@@ -73,6 +79,9 @@ func TestReflectorWatchListFallback(t *testing.T) {
 					})
 					s.end()
 				}
+			case "bookmark":
+				eventually(t, "a watch-list stream", func() bool { _, w := s.calls(); return len(w) > 0 })
+				s.bookmark()
 			}
 			waitSynced(t, r)
 			if err := storeMatches(s, store); err != nil {
@@ -94,8 +103,8 @@ func TestReflectorWatchListFallback(t *testing.T) {
 				}
 			}
 			s.mu.Unlock()
-			if want := map[bool]int{false: 1, true: maxEarlyEnds}[tc.ignore]; n != want {
-				t.Errorf("%d watch-list attempts, want %d", n, want)
+			if n != attempts {
+				t.Errorf("%d watch-list attempts, want %d", n, attempts)
 			}
 		})
 	}

@@ -311,7 +311,11 @@ func (s *Spec) deps(ctx context.Context, lg *zap.Logger, p parsed) (*Deps, error
 	return &Deps{
 		Logger: lg, Registry: reg, Shared: p.shared, Own: p.own,
 		Config: cfg, REST: work, Clients: client.NewSet(work), fence: fence,
-		Informers: informer.NewFactory(informer.Options{}),
+		// A failed list or watch is retried with backoff; it is logged, as
+		// an informer that cannot list or watch (a 403) never catches up.
+		Informers: informer.NewFactory(informer.Options{Reflector: informer.ReflectorOptions{
+			OnError: func(err error) { lg.Warn("informer list or watch failed; retrying", zap.Error(err)) },
+		}}),
 		Events:    events,
 		Recorder:  events.NewRecorder(corev1.EventSource{Component: s.Name, Host: host}),
 		Queues:    queues, Server: srv, Identity: identity,

@@ -25,6 +25,13 @@ func TestWorkStartsOnSyncedInformers(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Query().Has("sendInitialEvents") {
+			// A server without watch-list that checks its parameters: the
+			// informer lists instead.
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"BadRequest","code":400}`)
+			return
+		}
 		if r.URL.Query().Get("watch") == "true" {
 			w.WriteHeader(http.StatusOK)
 			w.(http.Flusher).Flush()

@@ -63,7 +63,9 @@ var Controllers = []Controller{
 	)},
 	{"endpoint", "endpoint-controller", rules(
 		rule("get", "list", "watch").groups(legacy).resources("services", "pods"),
-		rule("get", "list", "create", "update", "delete").groups(legacy).resources("endpoints"),
+		// Its endpoints informer watches them too (upstream's reads them
+		// through the manager's own informers and has no watch here).
+		rule("get", "list", "watch", "create", "update", "delete").groups(legacy).resources("endpoints"),
 		eventsRule(),
 	)},
 	{"garbagecollector", "generic-garbage-collector", rules(

@@ -77,7 +77,7 @@ func Needs() map[string][]Need {
 			append(needs([]string{"get", "list", "watch", "create", "delete"}, batch, "jobs"), needSub("update", batch, "cronjobs", "status"))...),
 		"ttl-after-finished": needs([]string{"get", "list", "watch", "delete"}, batch, "jobs"),
 		"endpoint": append(needs(read, legacy, "services", "pods"),
-			needs([]string{"list", "create", "update", "delete"}, legacy, "endpoints")...),
+			needs([]string{"list", "watch", "create", "update", "delete"}, legacy, "endpoints")...),
 		"garbagecollector": append(needs([]string{"list", "watch", "get", "patch", "delete"}, apps, "replicasets", "deployments"),
 			needs([]string{"list", "watch", "get", "patch", "delete"}, legacy, "pods", "configmaps")...),
 		"namespace": append(needs([]string{"get", "list", "watch", "delete"}, legacy, "namespaces"),
