@@ -316,9 +316,9 @@ func (s *Spec) deps(ctx context.Context, lg *zap.Logger, p parsed) (*Deps, error
 		Informers: informer.NewFactory(informer.Options{Reflector: informer.ReflectorOptions{
 			OnError: func(err error) { lg.Warn("informer list or watch failed; retrying", zap.Error(err)) },
 		}}),
-		Events:    events,
-		Recorder:  events.NewRecorder(corev1.EventSource{Component: s.Name, Host: host}),
-		Queues:    queues, Server: srv, Identity: identity,
+		Events:   events,
+		Recorder: events.NewRecorder(corev1.EventSource{Component: s.Name, Host: host}),
+		Queues:   queues, Server: srv, Identity: identity,
 		IsLeader: func() bool { return true },
 	}, nil
 }
