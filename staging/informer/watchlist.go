@@ -47,8 +47,11 @@ func (r *Reflector[T]) watchList(ctx context.Context) (replaced bool, err error)
 	}
 	defer w.Stop()
 	var items []T
+	// One timer per WatchListStall, not per event: a period with no event
+	// since the last check is a stall.
 	stall := r.opts.Clock.NewTimer(r.opts.WatchListStall)
 	defer func() { stall.Stop() }()
+	heard := false
 	for {
 		var stalled <-chan time.Time
 		if !replaced {
@@ -58,7 +61,11 @@ func (r *Reflector[T]) watchList(ctx context.Context) (replaced bool, err error)
 		case <-ctx.Done():
 			return replaced, ctx.Err()
 		case <-stalled:
-			return false, r.earlyEnd()
+			if !heard {
+				return false, r.earlyEnd()
+			}
+			heard = false
+			stall = r.opts.Clock.NewTimer(r.opts.WatchListStall)
 		case ev, ok := <-w.ResultChan():
 			if !ok {
 				if !replaced {
@@ -73,8 +80,7 @@ func (r *Reflector[T]) watchList(ctx context.Context) (replaced bool, err error)
 				r.backoff.reset()
 				continue
 			}
-			stall.Stop()
-			stall = r.opts.Clock.NewTimer(r.opts.WatchListStall)
+			heard = true
 			done, err := r.initialEvent(ev, &items)
 			if err != nil {
 				return false, err

@@ -50,8 +50,8 @@ func (s *Store) admitter(ctx context.Context) admission.Admitter {
 }
 
 // mutate runs the mutating plugins on obj and returns the object they
-// leave, which is obj unless one replaced it. The strategy's defaults are
-// applied again, as a plugin may have added fields that have defaults.
+// leave, which is obj unless one replaced it. Callers apply the strategy's
+// defaults again afterwards, as a plugin may add fields that have defaults.
 func (s *Store) mutate(ctx context.Context, w write, obj, old meta.Object) (meta.Object, error) {
 	admit := s.admitter(ctx)
 	if admit == nil {
@@ -61,7 +61,6 @@ func (s *Store) mutate(ctx context.Context, w write, obj, old meta.Object) (meta
 	if err := admit.Admit(ctx, a); err != nil {
 		return nil, err
 	}
-	s.Resource.Strategy.Default(a.Object)
 	return a.Object, nil
 }
 

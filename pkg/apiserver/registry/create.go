@@ -101,6 +101,9 @@ func (s *Store) admitCreate(ctx context.Context, w write, obj meta.Object) (meta
 	if err != nil {
 		return nil, err
 	}
+	if s.admitter(ctx) != nil {
+		s.Resource.Strategy.Default(obj)
+	}
 	s.Resource.Strategy.PrepareForCreate(obj)
 	if err := s.validateCreate(obj); err != nil {
 		return nil, err

@@ -87,19 +87,6 @@ func (l *List) Objects() ([]meta.Object, error) {
 	return out, nil
 }
 
-// Rendered returns each item rendered in f.
-func (l *List) Rendered(f Format) ([][]byte, error) {
-	out := make([][]byte, len(l.kvs))
-	for i, kv := range l.kvs {
-		b, err := l.store.Render(kv, f)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = b
-	}
-	return out, nil
-}
-
 // WriteJSON streams the list to w as JSON, one item at a time, so no more
 // than one item's rendering is held at once besides those the watch cache
 // keeps (its shared renderings). A failure midway leaves w with a partial
@@ -195,30 +182,12 @@ func (l *List) WriteProtobuf(w io.Writer) error {
 	return err
 }
 
-// MarshalJSON writes the list kind with its items' shared renderings.
+// MarshalJSON writes the list kind with its items' shared renderings
+// (for pretty-printing, which re-indents a whole document).
 func (l *List) MarshalJSON() ([]byte, error) {
-	items, err := l.Rendered(JSON)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := l.WriteJSON(&buf); err != nil {
 		return nil, err
 	}
-	lm, err := json.Marshal(&l.ListMeta)
-	if err != nil {
-		return nil, err
-	}
-	size := len(lm) + 64
-	for _, it := range items {
-		size += len(it) + 1
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size))
-	fmt.Fprintf(buf, `{"kind":%q,"apiVersion":%q,"metadata":`, l.Kind, l.APIVersion)
-	buf.Write(lm)
-	buf.WriteString(`,"items":[`)
-	for i, it := range items {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		buf.Write(it)
-	}
-	buf.WriteString("]}")
 	return buf.Bytes(), nil
 }

@@ -50,6 +50,22 @@ func (s *sink) sizes() []int {
 	return out
 }
 
+// waitFor polls cond every millisecond until it holds, failing the test
+// after 5 seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	timeout := time.After(5 * time.Second)
+	for !cond() {
+		select {
+		case <-tick.C:
+		case <-timeout:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
 func events(n int) []*auditv1.Event {
 	out := make([]*auditv1.Event, n)
 	for i := range out {
@@ -114,14 +130,9 @@ func TestBatchesByMaxSize(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { b.Run(ctx); close(done) }()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(s.sizes()) < 2 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, "two batches", func() bool { return len(s.sizes()) >= 2 })
 	b.ProcessEvents(events(1)...)
-	for len(s.sizes()) < 3 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, "a third batch", func() bool { return len(s.sizes()) >= 3 })
 	cancel()
 	<-done
 	got := s.sizes()
@@ -140,10 +151,7 @@ func TestAsyncDoesNotHoldTheLoop(t *testing.T) {
 	go func() { b.Run(ctx); close(done) }()
 	for range 3 {
 		// Each event leaves the one-slot buffer although no batch is done.
-		deadline := time.Now().Add(5 * time.Second)
-		for len(b.buffer) != 0 && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
+		waitFor(t, "an empty buffer", func() bool { return len(b.buffer) == 0 })
 		b.ProcessEvents(events(1)...)
 	}
 	cancel()

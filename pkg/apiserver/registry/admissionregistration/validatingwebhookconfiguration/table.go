@@ -5,27 +5,17 @@ import (
 	arv1beta1 "platform.io/client/api/admissionregistration/v1beta1"
 	"platform.io/client/api/meta"
 
-	"platform.io/platform/pkg/apiserver/registry"
-	"platform.io/platform/pkg/apiserver/table"
+	wv "platform.io/platform/pkg/apiserver/registry/admissionregistration/webhookvalidation"
 )
 
 // tableColumns are the columns of kubectl get validatingwebhookconfigurations,
-// as upstream prints them, for an object of either version.
-var tableColumns = &registry.TableColumns{
-	Columns: []meta.TableColumnDefinition{
-		table.NameColumn(),
-		table.Column("Webhooks", table.TypeInteger, "The number of webhooks in the configuration."),
-		table.AgeColumn(),
-	},
-	Row: func(obj meta.Object) []any {
-		n := 0
-		switch c := obj.(type) {
-		case *arv1.ValidatingWebhookConfiguration:
-			n = len(c.Webhooks)
-		case *arv1beta1.ValidatingWebhookConfiguration:
-			n = len(c.Webhooks)
-		}
-		m := obj.GetObjectMeta()
-		return []any{m.Name, int64(n), table.Age(m)}
-	},
-}
+// for an object of either version.
+var tableColumns = wv.TableColumns(func(obj meta.Object) int {
+	switch c := obj.(type) {
+	case *arv1.ValidatingWebhookConfiguration:
+		return len(c.Webhooks)
+	case *arv1beta1.ValidatingWebhookConfiguration:
+		return len(c.Webhooks)
+	}
+	return 0
+})
