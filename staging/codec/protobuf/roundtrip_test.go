@@ -32,6 +32,7 @@ import (
 	coordinationv1 "platform.io/client/api/coordination/v1"
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
+	metricsv1beta1 "platform.io/client/api/metrics/v1beta1"
 	rbacv1 "platform.io/client/api/rbac/v1"
 	"platform.io/client/api/resource"
 	schedulingv1 "platform.io/client/api/scheduling/v1"
@@ -51,6 +52,10 @@ var kinds = map[string]func() protobuf.Message{
 	"admissionregistration/v1beta1/MutatingWebhookConfigurationList":   func() protobuf.Message { return new(arv1beta1.MutatingWebhookConfigurationList) },
 	"admissionregistration/v1beta1/ValidatingWebhookConfiguration":     func() protobuf.Message { return new(arv1beta1.ValidatingWebhookConfiguration) },
 	"admissionregistration/v1beta1/ValidatingWebhookConfigurationList": func() protobuf.Message { return new(arv1beta1.ValidatingWebhookConfigurationList) },
+	"metrics/v1beta1/NodeMetrics":                                      func() protobuf.Message { return new(metricsv1beta1.NodeMetrics) },
+	"metrics/v1beta1/NodeMetricsList":                                  func() protobuf.Message { return new(metricsv1beta1.NodeMetricsList) },
+	"metrics/v1beta1/PodMetrics":                                       func() protobuf.Message { return new(metricsv1beta1.PodMetrics) },
+	"metrics/v1beta1/PodMetricsList":                                   func() protobuf.Message { return new(metricsv1beta1.PodMetricsList) },
 	"scheduling/v1/PriorityClass":                                      func() protobuf.Message { return new(schedulingv1.PriorityClass) },
 	"scheduling/v1/PriorityClassList":                                  func() protobuf.Message { return new(schedulingv1.PriorityClassList) },
 	"apps/v1/ControllerRevision":                                       func() protobuf.Message { return new(appsv1.ControllerRevision) },
