@@ -27,6 +27,10 @@ type ObjectPtr[T any] interface {
 type Client[T any, PT ObjectPtr[T]] struct {
 	res Resource
 	e   engine[T, PT]
+	// inform, when set, is the client whose lists and watches feed the
+	// informers declared through c (ListWatch, Inform): a daemon part that
+	// writes as another identity still shares the daemon's own informers.
+	inform *Client[T, PT]
 }
 
 // New returns the client of the resource r, sending its requests through
@@ -53,6 +57,9 @@ func (c *Client[T, PT]) Resource() Resource { return c.res }
 func (c *Client[T, PT]) Namespace(ns string) *Client[T, PT] {
 	cp := &Client[T, PT]{res: c.res, e: c.e}
 	cp.e.check, cp.e.ns = checker(c.res, ns), ns
+	if c.inform != nil {
+		cp.inform = c.inform.Namespace(ns)
+	}
 	return cp
 }
 

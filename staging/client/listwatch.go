@@ -15,8 +15,17 @@ type listWatch[T any, PT ObjectPtr[T]] struct{ c *Client[T, PT] }
 var _ informer.ListerWatcher[*corev1.Pod] = listWatch[corev1.Pod, *corev1.Pod]{}
 
 // ListWatch returns the client as the source of an informer: its lists and
-// watches, with items as pointers.
-func (c *Client[T, PT]) ListWatch() informer.ListerWatcher[PT] { return listWatch[T, PT]{c} }
+// watches, with items as pointers. A client of a Set made with InformThrough
+// lists and watches through the other set's client.
+func (c *Client[T, PT]) ListWatch() informer.ListerWatcher[PT] {
+	if c.inform != nil {
+		return listWatch[T, PT]{c.inform}
+	}
+	return listWatch[T, PT]{c}
+}
+
+// setInform makes o (a *Client[T, PT]) the source of c's informers.
+func (c *Client[T, PT]) setInform(o any) { c.inform = o.(*Client[T, PT]) }
 
 // List implements informer.ListerWatcher.
 func (lw listWatch[T, PT]) List(ctx context.Context, opts meta.ListOptions) ([]PT, meta.ListMeta, error) {

@@ -1,6 +1,8 @@
 package client
 
 import (
+	"reflect"
+
 	appsv1 "platform.io/client/api/apps/v1"
 	batchv1 "platform.io/client/api/batch/v1"
 	batchv1beta1 "platform.io/client/api/batch/v1beta1"
@@ -47,6 +49,25 @@ func NewSet(rc *rest.Client) *Set {
 		b.attach(s, rc, b.res)
 	}
 	return s
+}
+
+// InformThrough returns s with every client's informer source set to the
+// client of the same resource in o: writes and reads go out with s's
+// credentials, while the shared informers declared through s list and watch
+// with o's. A daemon whose parts act as separate identities (controller
+// loops on their service accounts) keeps its informers its own, as upstream
+// does: an informer is shared, so it must not carry one loop's rights.
+func (s *Set) InformThrough(o *Set) *Set {
+	out := *s
+	dst, src := reflect.ValueOf(&out).Elem(), reflect.ValueOf(o).Elem()
+	for i := range dst.NumField() {
+		// Each field is a fresh pointer from NewSet; copy it before setting.
+		c := reflect.New(dst.Field(i).Elem().Type())
+		c.Elem().Set(dst.Field(i).Elem())
+		c.Interface().(interface{ setInform(any) }).setInform(src.Field(i).Interface())
+		dst.Field(i).Set(c)
+	}
+	return &out
 }
 
 // builtin is one row of the resource table: the descriptor, and how NewSet

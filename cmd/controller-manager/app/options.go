@@ -42,7 +42,7 @@ func NewOptions(table []controller.Descriptor) *Options {
 // Groups returns "Controllers" and one group per loop with flags.
 func (o *Options) Groups() []cli.NamedFlagSet {
 	groups := []cli.NamedFlagSet{cli.Group("Controllers", func(fs *pflag.FlagSet) {
-		fs.BoolVar(&o.UseServiceAccountCredentials, "use-service-account-credentials", o.UseServiceAccountCredentials, "If true, each controller reaches the API server as its own service account in platform-system (system:serviceaccount:platform-system:<account>, bound to the role system:controller:<account>), with a token the controller manager requests and renews; the manager's own credentials then only create those accounts and their tokens. A shared informer lists and watches with the account of the loop that declared it first.")
+		fs.BoolVar(&o.UseServiceAccountCredentials, "use-service-account-credentials", o.UseServiceAccountCredentials, "If true, each controller reaches the API server as its own service account in platform-system (system:serviceaccount:platform-system:<account>, bound to the role system:controller:<account>), with a token the controller manager requests and renews; the manager's own credentials then only create those accounts and their tokens. The shared informers list and watch with the manager's own credentials.")
 		fs.StringSliceVar(&o.Controllers, "controllers", o.Controllers, "Controllers to run: '*' runs every controller on by default, 'foo' also runs foo, '-foo' does not run foo. All: "+strings.Join(o.names, ", ")+".")
 	})}
 	for i, l := range o.loops {

@@ -326,11 +326,13 @@ func (s *Spec) deps(ctx context.Context, lg *zap.Logger, p parsed) (*Deps, error
 // WithREST returns a copy of d whose work client (REST, Clients) is rc,
 // its writes fenced by d's leader lock like d's own: for a part of the
 // daemon that acts on another identity (a controller loop on its service
-// account). The informers, events and everything else are d's.
+// account). The informers, events and everything else are d's: informers
+// declared through the copy's Clients list and watch with d's own
+// credentials, since they are shared by every part of the daemon.
 func (d *Deps) WithREST(rc *rest.Client) *Deps {
 	c := *d
 	c.REST = rc.WithFence(d.fence)
-	c.Clients = client.NewSet(c.REST)
+	c.Clients = client.NewSet(c.REST).InformThrough(d.Clients)
 	return &c
 }
 
