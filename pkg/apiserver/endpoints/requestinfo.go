@@ -53,11 +53,17 @@ func ParseRequestInfo(r *http.Request) *RequestInfo {
 	if len(parts) == 0 {
 		return info
 	}
-	info.IsResourceRequest = true
 	watchPath := parts[0] == "watch"
 	if watchPath {
 		parts = parts[1:]
 	}
+	if len(parts) == 0 {
+		// A bare .../watch names no resource (found by FuzzRequestInfo):
+		// not a resource request, so it is routed, and answered, as an
+		// unknown path.
+		return info
+	}
+	info.IsResourceRequest = true
 	if len(parts) > 1 && parts[0] == "namespaces" {
 		info.Namespace = parts[1]
 		if len(parts) > 2 && !namespaceSubresources[parts[2]] {

@@ -31,6 +31,9 @@ func TestParseRequestInfo(t *testing.T) {
 		// An empty segment would shift every name; such a path names no resource.
 		{"PATCH", "//api//v1//namespaces", "", "", "", "", "", "", "", false},
 		{"GET", "/apis/apps/v1/namespaces//deployments", "", "", "", "", "", "", "", false},
+		// A bare watch prefix names no resource either.
+		{"GET", "/api/v1/watch", "", "", "", "", "", "", "v1", false},
+		{"GET", "/apis/apps/v1/watch/", "", "", "", "", "", "apps", "v1", false},
 	}
 	for _, c := range cases {
 		info := ParseRequestInfo(httptest.NewRequest(c.method, c.url, nil))
