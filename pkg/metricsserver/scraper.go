@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -57,6 +58,19 @@ type Scraper struct {
 	store   *Store
 	client  *http.Client
 	metrics *scrapeMetrics
+	// cycles counts the completed scrapes of all nodes.
+	cycles atomic.Int64
+}
+
+// ErrNotScraped is Ready's answer before the first scrape of all nodes.
+var ErrNotScraped = errors.New("metricsserver: nodes not scraped yet")
+
+// Ready reports whether every node has been scraped at least once.
+func (s *Scraper) Ready() error {
+	if s.cycles.Load() == 0 {
+		return ErrNotScraped
+	}
+	return nil
 }
 
 // NewScraper returns a scraper of the nodes in the lister, reporting on reg.
@@ -109,6 +123,7 @@ func (s *Scraper) ScrapeAll(ctx context.Context) {
 	}
 	_ = g.Wait()
 	s.store.Retain(keep)
+	s.cycles.Add(1)
 	s.metrics.cycle.Observe(time.Since(start).Seconds())
 	nodesKept, containers := s.store.counts()
 	s.metrics.points.WithLabelValues("node").Set(float64(nodesKept))
