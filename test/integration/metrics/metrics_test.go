@@ -55,6 +55,7 @@ func writeFile(t *testing.T, dir, name string, data []byte) string {
 // a pair from another CA with the same name, and the nodes' serving pair.
 type pki struct {
 	proxyCA, proxy, intruder *certs.Pair
+	clientCA, alice          *certs.Pair
 	nodeCA                   *certs.Pair
 	nodeServing              tls.Certificate
 }
@@ -65,6 +66,8 @@ func newPKI(t *testing.T) *pki {
 	p.proxy = must(certs.NewClient(p.proxyCA, "front-proxy-client", nil))
 	other := must(certs.NewCA("other-ca"))
 	p.intruder = must(certs.NewClient(other, "front-proxy-client", nil))
+	p.clientCA = must(certs.NewCA("client-ca"))
+	p.alice = must(certs.NewClient(p.clientCA, "alice", nil))
 	p.nodeCA = must(certs.NewCA("node-ca"))
 	serving := must(certs.NewServing(p.nodeCA, "simnode", []string{"127.0.0.1"}))
 	p.nodeServing = must(tls.X509KeyPair(serving.CertPEM, serving.KeyPEM))
@@ -96,6 +99,7 @@ func startMetricsServer(t *testing.T, s *framework.Server, p *pki) string {
 		"--kubeconfig=" + kcPath, "--authentication-kubeconfig=" + kcPath, "--authorization-kubeconfig=" + kcPath,
 		"--authentication-skip-lookup",
 		"--requestheader-client-ca-file=" + writeFile(t, dir, "proxy-ca.crt", p.proxyCA.CertPEM),
+		"--client-ca-file=" + writeFile(t, dir, "client-ca.crt", p.clientCA.CertPEM),
 		"--requestheader-allowed-names=front-proxy-client",
 		"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port),
 		"--metric-resolution=250ms", "--kubelet-use-node-status-port", "--kubelet-preferred-address-types=InternalIP",
@@ -302,6 +306,8 @@ func TestResourceMetricsAPI(t *testing.T) {
 			t.Fatalf("node list: %d %s", code, body)
 		}
 	})
+
+	t.Run("stock kubectl top pods", func(t *testing.T) { checkKubectlTopPods(t, base, p) })
 
 	t.Run("discovery and missing metrics", func(t *testing.T) {
 		code, body := alice.get(t, v1)
