@@ -150,6 +150,7 @@ kubeconfig: $LOCAL/cloud-controller-manager.kubeconfig
 instances: $NODES
 controlAddress: 127.0.0.1:${SIMCLOUD_CONTROL_PORT:-10270}
 stateFile: $LOCAL/simcloud-state.json
+internalIP: 127.0.0.1
 CC
 	daemon cloud-controller-manager --cloud-provider simcloud \
 		--cloud-provider-binary "$BIN/platform-simcloud" --cloud-config "$LOCAL/simcloud.yaml" \
