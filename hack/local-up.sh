@@ -82,7 +82,7 @@ current-context: local
 KC
 }
 kubeconfig admin admin
-for d in scheduler controller-manager cloud-controller-manager; do kubeconfig "$d" "$d"; done
+for d in scheduler controller-manager cloud-controller-manager metrics-server; do kubeconfig "$d" "$d"; done
 kubeconfig simnode "nodes/${NODE_PREFIX:-simnode-}0"
 
 # The other daemons: each reaches the API server with its own kubeconfig,
@@ -101,6 +101,40 @@ daemon() {
 	pids+=($!)
 	echo "started platform-$name (log: $LOCAL/logs/$name.log)"
 }
+# metrics_up grants the metrics server its RBAC, starts it, and registers
+# it as the aggregated metrics.platform.io and metrics.k8s.io APIs when
+# the API server serves apiregistration.platform.io. An Endpoints may not
+# name a loopback address, so the Service is an ExternalName (localhost),
+# which the API server resolves itself.
+metrics_up() {
+	local port=${METRICS_SERVER_PORT:-10250}
+	local k=(kubectl --kubeconfig "$KUBECONFIG_OUT")
+	"${k[@]}" apply -f deploy/addons/metrics-server/rbac.yaml >"$LOCAL/logs/metrics-server-setup.log" 2>&1 ||
+		{ echo "metrics server RBAC not applied; see $LOCAL/logs/metrics-server-setup.log"; return 0; }
+	daemon metrics-server --secure-port "$port" --cert-dir "$LOCAL/metrics-server" \
+		--metric-resolution "${METRIC_RESOLUTION:-15s}" --kubelet-use-node-status-port \
+		--kubelet-preferred-address-types InternalIP --kubelet-insecure-tls
+	if ! "${k[@]}" get --raw /apis/apiregistration.platform.io/v1 >/dev/null 2>&1; then
+		echo "the API server does not serve apiregistration.platform.io: the metrics APIs are not registered (kubectl top needs them)"
+		return 0
+	fi
+	{
+		cat <<SVC
+apiVersion: v1
+kind: Service
+metadata: {name: platform-metrics-server, namespace: platform-system}
+spec:
+  type: ExternalName
+  externalName: localhost
+  ports: [{name: https, port: $port, protocol: TCP}]
+SVC
+		echo "---"
+		sed "s/port: 443/port: $port/" deploy/addons/metrics-server/apiservice.yaml
+	} | "${k[@]}" apply -f - >>"$LOCAL/logs/metrics-server-setup.log" 2>&1 &&
+		echo "registered the APIServices v1beta1.metrics.platform.io and v1beta1.metrics.k8s.io" ||
+		echo "the metrics APIs were not registered; see $LOCAL/logs/metrics-server-setup.log"
+}
+
 CLUSTER_CIDR=${CLUSTER_CIDR:-10.0.0.0/8}
 daemon scheduler
 # Each loop of the controller manager runs on its own service account.
@@ -116,6 +150,7 @@ kubeconfig: $LOCAL/cloud-controller-manager.kubeconfig
 instances: $NODES
 controlAddress: 127.0.0.1:${SIMCLOUD_CONTROL_PORT:-10270}
 stateFile: $LOCAL/simcloud-state.json
+internalIP: 127.0.0.1
 CC
 	daemon cloud-controller-manager --cloud-provider simcloud \
 		--cloud-provider-binary "$BIN/platform-simcloud" --cloud-config "$LOCAL/simcloud.yaml" \
@@ -128,9 +163,17 @@ fi
 if [ -x "$BIN/platform-simnode" ]; then
 	"$BIN/platform-simnode" --kubeconfig "$LOCAL/simnode.kubeconfig" --nodes "$NODES" \
 		--name-prefix "${NODE_PREFIX:-simnode-}" --node-credentials-dir "$LOCAL/certs/nodes" "${cloud_flags[@]}" \
+		--resource-metrics-address 127.0.0.1 \
 		>"$LOCAL/logs/simnode.log" 2>&1 &
 	pids+=($!)
 	echo "started $NODES simulated nodes (log: $LOCAL/logs/simnode.log)"
+fi
+
+# The metrics server scrapes each simulated node's /metrics/resource (on a
+# port of its own, published in the node's status) and serves the resource
+# metrics API; the API server aggregates it once it serves APIServices.
+if [ -x "$BIN/platform-metrics-server" ] && [ -x "$BIN/platform-simnode" ]; then
+	metrics_up
 fi
 
 cat <<MSG
@@ -142,6 +185,7 @@ The control plane is up. Logs are in $LOCAL/logs/. Use it with:
   kubectl expose deployment <name> --type=LoadBalancer --port 80   # gets a 127.77.x.y address
   kubectl apply -f deploy/examples/
   kubectl get pods -A -w
+  kubectl top nodes; kubectl top pods -A   # once the metrics APIs are registered
 
 Press Ctrl-C to stop.
 MSG

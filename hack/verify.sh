@@ -17,8 +17,8 @@ go vet ./... || fail=1
 if grep -rn --include='*.go' '"platform.io/platform/' staging/ ; then
 	echo "staging/ imports platform.io/platform: forbidden"; fail=1
 fi
-# Scheduler and controllers must not import the API server.
-for dir in pkg/scheduler pkg/controller pkg/cloudprovider cmd/scheduler cmd/controller-manager cmd/cloud-controller-manager; do
+# Scheduler, controllers and the metrics server must not import the API server.
+for dir in pkg/scheduler pkg/controller pkg/cloudprovider pkg/metricsserver cmd/scheduler cmd/controller-manager cmd/cloud-controller-manager cmd/metrics-server; do
 	[ -d "$dir" ] || continue
 	if grep -rn --include='*.go' '"platform.io/platform/pkg/apiserver' "$dir"; then
 		echo "$dir imports pkg/apiserver: forbidden"; fail=1

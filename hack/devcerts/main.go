@@ -3,7 +3,8 @@
 // (apiserver.crt, for localhost, 127.0.0.1 and every -hosts entry), an
 // admin client pair (admin.crt: user "admin" in group "system:masters"),
 // one client pair per daemon (scheduler.crt, controller-manager.crt,
-// cloud-controller-manager.crt: users system:platform-<daemon>), and one
+// cloud-controller-manager.crt, metrics-server.crt: users
+// system:platform-<daemon>), and one
 // per simulated node (nodes/<name>.crt: user system:node:<name> in group
 // system:nodes), and sa.key, the key that signs service-account tokens.
 // Existing files are kept, so kubeconfigs stay valid across
@@ -51,6 +52,7 @@ func clientPairs() []struct {
 		{"scheduler", "system:platform-scheduler", nil},
 		{"controller-manager", "system:platform-controller-manager", nil},
 		{"cloud-controller-manager", "system:platform-cloud-controller-manager", nil},
+		{"metrics-server", "system:platform-metrics-server", nil},
 	}
 }
 

@@ -36,6 +36,11 @@ type Config struct {
 	StateFile string `json:"stateFile"`
 	// ControlAddress serves the control endpoint (Handler); empty for none.
 	ControlAddress string `json:"controlAddress"`
+	// InternalIP, when set, is the InternalIP every instance reports: the
+	// address simnode's nodes publish when they serve their resource
+	// metrics on it (--resource-metrics-address). Empty: instance i
+	// reports simnode's default address of node i.
+	InternalIP string `json:"internalIP"`
 }
 
 // NewConfig returns the defaults: three instances in zone-a of region-1,
@@ -57,6 +62,7 @@ func (c *Config) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.Kubeconfig, "kubeconfig", c.Kubeconfig, "Kubeconfig of the API server whose Endpoints the load balancers forward to.")
 	fs.StringVar(&c.StateFile, "state-file", c.StateFile, "File keeping the cloud's instances, load balancers and routes across restarts; empty keeps them in memory only.")
 	fs.StringVar(&c.ControlAddress, "control-address", c.ControlAddress, "host:port of the control endpoint (shut down, start, delete instances; list load balancers and routes); empty for none.")
+	fs.StringVar(&c.InternalIP, "internal-ip", c.InternalIP, "InternalIP every instance reports, as simnode's nodes do with --resource-metrics-address; empty gives each instance its simulated node's default address.")
 }
 
 // LoadFile applies the YAML file at path over c.
@@ -82,6 +88,11 @@ func (c *Config) Validate() error {
 	}
 	if c.Instances < 0 || c.Instances > 65536 {
 		errs = append(errs, fmt.Errorf("instances: %d must be between 0 and 65536", c.Instances))
+	}
+	if c.InternalIP != "" {
+		if _, err := netip.ParseAddr(c.InternalIP); err != nil {
+			errs = append(errs, fmt.Errorf("internal IP: %w", err))
+		}
 	}
 	p, err := netip.ParsePrefix(c.LoadBalancerCIDR)
 	switch {

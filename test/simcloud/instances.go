@@ -1,6 +1,7 @@
 package simcloud
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -61,7 +62,7 @@ func (c *Cloud) InstanceMetadata(_ context.Context, n cloud.Node) (*cloud.Instan
 	}
 	return &cloud.InstanceMetadata{
 		ProviderID: in.ProviderID, InstanceType: c.cfg.InstanceType,
-		Addresses: []cloud.Address{{Type: "InternalIP", Address: in.InternalIP}, {Type: "Hostname", Address: in.Name}},
+		Addresses: []cloud.Address{{Type: "InternalIP", Address: cmp.Or(c.cfg.InternalIP, in.InternalIP)}, {Type: "Hostname", Address: in.Name}},
 		Zone:      cloud.Zone{Zone: in.Zone, Region: c.cfg.Region},
 	}, nil
 }

@@ -182,3 +182,32 @@ func TestLoopbackBackends(t *testing.T) {
 		}
 	}
 }
+
+// TestInternalIP: instances report simnode's default address of their
+// node, or the configured one for all.
+func TestInternalIP(t *testing.T) {
+	tests := []struct {
+		name, internalIP, want string
+	}{
+		{name: "default", want: "172.16.1.2"},
+		{name: "configured", internalIP: "127.0.0.1", want: "127.0.0.1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.Instances, cfg.InternalIP = 258, tt.internalIP
+			c, err := New(zaptest.NewLogger(t), cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			md, err := c.InstanceMetadata(context.Background(), cloud.Node{Name: "simnode-257"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := md.Addresses[0]; got.Type != "InternalIP" || got.Address != tt.want {
+				t.Fatalf("address %+v, want InternalIP %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package simnode
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"slices"
@@ -48,6 +49,16 @@ type Config struct {
 	// identity (system:node:<name>) and the Node authorizer applies; nil
 	// means every node uses the agent's clients.
 	NodeClients func(name string) (*client.Set, error)
+	// ResourceMetricsAddress, when set, is the IP each node serves its
+	// usage on (GET /metrics/resource over TLS), on a port of its own; the
+	// node publishes both as a kubelet does. Empty serves nothing.
+	ResourceMetricsAddress string
+	// ServingCert is the certificate of those endpoints; required with
+	// ResourceMetricsAddress.
+	ServingCert *tls.Certificate
+	// Usage is what each running container uses unless its pod's
+	// annotations say otherwise (AnnotationCPUUsage, AnnotationMemoryUsage).
+	Usage Usage
 }
 
 // Config returns the options as a Config; call Validate first.
@@ -61,6 +72,8 @@ func (o *Options) Config() (*Config, error) {
 		Images: slices.Clone(o.Images), LeaseInterval: o.LeaseInterval, LeaseDuration: o.LeaseDuration,
 		StatusInterval: o.StatusInterval, ReadinessDelay: o.ReadinessDelay, JobPodDuration: o.JobPodDuration,
 		Workers: o.Workers, ExternalCloud: o.CloudProvider == "external",
+		ResourceMetricsAddress: o.ResourceMetricsAddress,
+		Usage:                  Usage{CPU: resource.MustParse(o.ContainerCPUUsage), Memory: resource.MustParse(o.ContainerMemoryUsage)},
 	}, nil
 }
 
@@ -76,6 +89,7 @@ type Agent struct {
 
 	factory   *informer.Factory
 	podLister informer.Lister[*corev1.Pod]
+	podStore  *informer.Store[*corev1.Pod]
 	nodeList  informer.Lister[*corev1.Node]
 	podLoop   *ctrl.Controller
 	leaseLoop *ctrl.Controller
@@ -87,12 +101,16 @@ func New(lg *zap.Logger, clients *client.Set, cfg Config) (*Agent, error) {
 		return nil, fmt.Errorf("simnode: invalid config: %d nodes, %d zones, %d workers, lease interval %v",
 			cfg.Nodes, len(cfg.Zones), cfg.Workers, cfg.LeaseInterval)
 	}
+	if cfg.ResourceMetricsAddress != "" && cfg.ServingCert == nil {
+		return nil, errors.New("simnode: invalid config: resource metrics need a serving certificate")
+	}
 	a := &Agent{lg: lg, cfg: cfg, clients: clients, now: cfg.Now, nodes: map[string]*simNode{}}
 	if a.now == nil {
 		a.now = time.Now
 	}
 	for i := 0; i < cfg.Nodes; i++ {
 		n := newSimNode(cfg.NamePrefix, i, cfg.Zones)
+		n.meter = newMeter(a.now())
 		n.clients = clients
 		if cfg.NodeClients != nil {
 			var err error
@@ -129,8 +147,14 @@ func (a *Agent) inform() error {
 	if err != nil {
 		return fmt.Errorf("simnode: pod informer: %w", err)
 	}
+	if err := pods.AddIndexers(informer.Indexers[*corev1.Pod]{podsByNode: func(p *corev1.Pod) []string {
+		return []string{p.Spec.NodeName}
+	}}); err != nil {
+		return fmt.Errorf("simnode: pod index: %w", err)
+	}
 	enqueuePod := func(p *corev1.Pod) {
-		if _, ok := a.nodes[p.Spec.NodeName]; ok {
+		if n, ok := a.nodes[p.Spec.NodeName]; ok {
+			a.observeUsage(n)
 			a.podLoop.Enqueue(informer.Key(p))
 		}
 	}
@@ -155,7 +179,7 @@ func (a *Agent) inform() error {
 	}); err != nil {
 		return fmt.Errorf("simnode: node handler: %w", err)
 	}
-	a.podLister, a.nodeList = pods.Lister(), nodes.Lister()
+	a.podLister, a.podStore, a.nodeList = pods.Lister(), pods.GetStore(), nodes.Lister()
 	return nil
 }
 
@@ -180,6 +204,13 @@ func (a *Agent) NodeNames() []string { return slices.Clone(a.names) }
 // Run registers the nodes, then renews their leases and runs their pods
 // until ctx ends.
 func (a *Agent) Run(ctx context.Context) error {
+	if a.cfg.ResourceMetricsAddress != "" {
+		for _, name := range a.names {
+			if err := a.serveResourceMetrics(ctx, a.nodes[name]); err != nil {
+				return err
+			}
+		}
+	}
 	if err := a.register(ctx); err != nil {
 		return err
 	}

@@ -32,7 +32,8 @@ const (
 )
 
 // simNode is one simulated node: fixed identity, and the heartbeat state
-// the lease loop keeps. mu guards stopped, lease, lastReport and usedIPs.
+// the lease loop keeps. mu guards stopped, lease, lastReport, usedIPs and
+// meter.
 type simNode struct {
 	name   string
 	index  int
@@ -40,12 +41,16 @@ type simNode struct {
 	hostIP string
 	// clients act as this node.
 	clients *client.Set
+	// endpointPort is the port of its resource metrics endpoint, 0 for
+	// none; set before the node registers.
+	endpointPort int32
 
 	mu         sync.Mutex
 	stopped    bool
 	lease      *leaseState
 	lastReport time.Time
 	usedIPs    map[string]string // pod IP -> pod key
+	meter      *meter
 }
 
 func newSimNode(prefix string, i int, zones []string) *simNode {
@@ -121,6 +126,11 @@ func (n *simNode) setStatus(st *corev1.NodeStatus, c *Config, now time.Time) {
 	st.Phase = corev1.NodeRunning
 	st.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: n.hostIP}, {Type: corev1.NodeHostName, Address: n.name}}
 	st.DaemonEndpoints = corev1.NodeDaemonEndpoints{KubeletEndpoint: corev1.DaemonEndpoint{Port: 10250}}
+	if n.endpointPort != 0 {
+		// The node is reachable where it serves its resource metrics.
+		st.Addresses[0].Address = c.ResourceMetricsAddress
+		st.DaemonEndpoints.KubeletEndpoint.Port = n.endpointPort
+	}
 	st.NodeInfo = corev1.NodeSystemInfo{
 		MachineID: n.name, SystemUUID: n.name, BootID: n.name, KernelVersion: "6.1.0", OSImage: "simulated",
 		ContainerRuntimeVersion: containerRuntimeName + "://24.0.0", KubeletVersion: defaultAgentVersion,

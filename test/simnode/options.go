@@ -2,6 +2,7 @@ package simnode
 
 import (
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -27,6 +28,13 @@ type Options struct {
 	// CloudProvider "external" registers nodes for a cloud controller
 	// manager to initialize.
 	CloudProvider string
+	// ResourceMetricsAddress is the IP the nodes serve their usage on;
+	// empty for none.
+	ResourceMetricsAddress string
+	// ContainerCPUUsage and ContainerMemoryUsage are each container's
+	// usage when its pod's annotations do not set it.
+	ContainerCPUUsage    string
+	ContainerMemoryUsage string
 }
 
 // NewOptions returns the defaults: three nodes of 4 cores, 16Gi and 110
@@ -36,13 +44,15 @@ func NewOptions() *Options {
 	return &Options{
 		Nodes: 3, NamePrefix: "simnode-", Zones: []string{"zone-a"},
 		CPU: "4", Memory: "16Gi", Pods: 110,
-		Images:         []string{"registry.platform.io/pause:3.9", "busybox:latest", "nginx:latest"},
-		LeaseInterval:  10 * time.Second,
-		LeaseDuration:  40 * time.Second,
-		StatusInterval: 5 * time.Minute,
-		ReadinessDelay: time.Second,
-		JobPodDuration: 5 * time.Second,
-		Workers:        8,
+		Images:               []string{"registry.platform.io/pause:3.9", "busybox:latest", "nginx:latest"},
+		LeaseInterval:        10 * time.Second,
+		LeaseDuration:        40 * time.Second,
+		StatusInterval:       5 * time.Minute,
+		ReadinessDelay:       time.Second,
+		JobPodDuration:       5 * time.Second,
+		Workers:              8,
+		ContainerCPUUsage:    "10m",
+		ContainerMemoryUsage: "32Mi",
 	}
 }
 
@@ -61,6 +71,9 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.ReadinessDelay, "readiness-delay", o.ReadinessDelay, "How long after a container starts it becomes ready.")
 	fs.DurationVar(&o.JobPodDuration, "job-pod-duration", o.JobPodDuration, "How long pods owned by a Job run before they complete.")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "Pods and leases handled at once.")
+	fs.StringVar(&o.ResourceMetricsAddress, "resource-metrics-address", o.ResourceMetricsAddress, "IP address (a loopback one, as all nodes share this host) on which each node serves its CPU and memory usage as a kubelet does: GET /metrics/resource over HTTPS, each node on a port of its own, published as the node's InternalIP and status.daemonEndpoints.kubeletEndpoint.port. Empty serves none.")
+	fs.StringVar(&o.ContainerCPUUsage, "container-cpu-usage", o.ContainerCPUUsage, "CPU each running container uses, in cores, unless its pod's annotation simnode.platform.io/cpu-usage[.<container>] says otherwise.")
+	fs.StringVar(&o.ContainerMemoryUsage, "container-memory-usage", o.ContainerMemoryUsage, "Memory working set of each running container unless its pod's annotation simnode.platform.io/memory-usage[.<container>] says otherwise.")
 	fs.StringVar(&o.CloudProvider, "cloud-provider", o.CloudProvider, "\"external\" registers nodes as a node agent does for a cloud controller manager: with the node.cloudprovider.platform.io/uninitialized taint and no provider ID, zone label or pod CIDR, which the cloud loops and node IPAM fill in. Empty for none.")
 }
 
@@ -81,6 +94,16 @@ func (o *Options) Validate() []error {
 	}
 	if _, err := resource.ParseQuantity(o.Memory); err != nil {
 		errs = append(errs, fmt.Errorf("--memory: %w", err))
+	}
+	for _, q := range []struct{ flag, v string }{{"--container-cpu-usage", o.ContainerCPUUsage}, {"--container-memory-usage", o.ContainerMemoryUsage}} {
+		if v, err := resource.ParseQuantity(q.v); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", q.flag, err))
+		} else if v.Sign() < 0 {
+			errs = append(errs, fmt.Errorf("%s: %s must not be negative", q.flag, q.v))
+		}
+	}
+	if o.ResourceMetricsAddress != "" && net.ParseIP(o.ResourceMetricsAddress) == nil {
+		errs = append(errs, fmt.Errorf("--resource-metrics-address: %q is not an IP address", o.ResourceMetricsAddress))
 	}
 	if o.Pods <= 0 || o.Pods > 250 {
 		errs = append(errs, fmt.Errorf("--pods: %d must be between 1 and 250 (one /24 of pod IPs per node)", o.Pods))

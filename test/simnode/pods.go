@@ -66,5 +66,6 @@ func (a *Agent) reconcilePod(ctx context.Context, key string) (ctrl.Result, erro
 func (a *Agent) forgetPod(pod *corev1.Pod) {
 	if n, ok := a.nodes[pod.Spec.NodeName]; ok {
 		n.releaseIP(informer.Key(pod), pod.Status.PodIP)
+		a.observeUsage(n)
 	}
 }

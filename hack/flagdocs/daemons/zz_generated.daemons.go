@@ -10,6 +10,7 @@ import (
 	apiserver "platform.io/platform/cmd/apiserver/app"
 	cloudcontrollermanager "platform.io/platform/cmd/cloud-controller-manager/app"
 	controllermanager "platform.io/platform/cmd/controller-manager/app"
+	metricsserver "platform.io/platform/cmd/metrics-server/app"
 	scheduler "platform.io/platform/cmd/scheduler/app"
 	"platform.io/platform/pkg/component/daemon"
 )
@@ -22,6 +23,7 @@ func All() []Command {
 			return daemon.NewCommand(cloudcontrollermanager.Spec(), nil, io.Discard, io.Discard)
 		}},
 		{Dir: "controller-manager", Binary: "platform-controller-manager", New: func() *cobra.Command { return daemon.NewCommand(controllermanager.Spec(), nil, io.Discard, io.Discard) }},
+		{Dir: "metrics-server", Binary: "platform-metrics-server", New: func() *cobra.Command { return daemon.NewCommand(metricsserver.Spec(), nil, io.Discard, io.Discard) }},
 		{Dir: "scheduler", Binary: "platform-scheduler", New: func() *cobra.Command { return daemon.NewCommand(scheduler.Spec(), nil, io.Discard, io.Discard) }},
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"go.uber.org/zap"
 
 	authzv1 "platform.io/client/api/authorization/v1"
@@ -184,4 +185,62 @@ type authorizerFunc func(context.Context, Attributes) (Decision, string, error)
 
 func (f authorizerFunc) Authorize(ctx context.Context, a Attributes) (Decision, string, error) {
 	return f(ctx, a)
+}
+
+// TestResourceRequests: a request the resolver recognizes is reviewed as
+// a resource request, with its verb, and is not let through by an
+// always-allowed path; any other is reviewed by path.
+func TestResourceRequests(t *testing.T) {
+	pods := &authzv1.ResourceAttributes{Namespace: "ns", Verb: "list", Group: "metrics.k8s.io", Version: "v1beta1", Resource: "pods"}
+	resolve := func(r *http.Request) *authzv1.ResourceAttributes {
+		if strings.HasPrefix(r.URL.Path, "/apis/") {
+			ra := *pods
+			return &ra
+		}
+		return nil
+	}
+	tests := []struct {
+		name     string
+		path     string
+		user     string
+		wantCode int
+		wantSpec authzv1.SubjectAccessReviewSpec
+		wantMsg  string
+	}{
+		{name: "resource request allowed", path: "/apis/x", user: "alice", wantCode: 200,
+			wantSpec: authzv1.SubjectAccessReviewSpec{User: "alice", ResourceAttributes: pods}},
+		{name: "resource request refused in upstream's words", path: "/apis/x", user: "bob", wantCode: 403,
+			wantSpec: authzv1.SubjectAccessReviewSpec{User: "bob", ResourceAttributes: pods},
+			wantMsg:  `pods.metrics.k8s.io is forbidden: User "bob" cannot list resource "pods" in API group "metrics.k8s.io" in the namespace "ns"`},
+		{name: "always-allowed prefix does not cover resources", path: "/apis/healthz", user: "bob", wantCode: 403,
+			wantSpec: authzv1.SubjectAccessReviewSpec{User: "bob", ResourceAttributes: pods}},
+		{name: "path request", path: "/metrics", user: "alice", wantCode: 200,
+			wantSpec: authzv1.SubjectAccessReviewSpec{User: "alice", NonResourceAttributes: &authzv1.NonResourceAttributes{Path: "/metrics", Verb: "get"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rev := &fakeReviewer{}
+			a, err := New(zap.NewNop(), Config{AlwaysAllowPaths: []string{"/apis/healthz*"}, Reviewer: rev})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := WithResourceAuthorization(zap.NewNop(), http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), a, resolve)
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest("GET", tt.path, nil)
+			req = req.WithContext(authn.WithUser(req.Context(), &authn.User{Name: tt.user}))
+			h.ServeHTTP(rec, req)
+			if rec.Code != tt.wantCode {
+				t.Fatalf("code %d, want %d: %s", rec.Code, tt.wantCode, rec.Body)
+			}
+			if len(rev.specs) != 1 {
+				t.Fatalf("%d reviews, want 1", len(rev.specs))
+			}
+			if diff := cmp.Diff(tt.wantSpec, rev.specs[0]); diff != "" {
+				t.Fatalf("review (-want +got):\n%s", diff)
+			}
+			if tt.wantMsg != "" && !strings.Contains(rec.Body.String(), strings.ReplaceAll(tt.wantMsg, `"`, `\"`)) {
+				t.Fatalf("body %s, want %q", rec.Body, tt.wantMsg)
+			}
+		})
+	}
 }

@@ -110,10 +110,14 @@ func (c *reviewCache) Authorize(ctx context.Context, a Attributes) (Decision, st
 	return NoOpinion, st.Reason, nil
 }
 
-// reviewSpec is the review of a request to a path.
+// reviewSpec is the review of a request to a path or to a resource.
 func reviewSpec(a Attributes) authzv1.SubjectAccessReviewSpec {
-	spec := authzv1.SubjectAccessReviewSpec{
-		NonResourceAttributes: &authzv1.NonResourceAttributes{Path: a.Path, Verb: a.Verb},
+	var spec authzv1.SubjectAccessReviewSpec
+	if a.Resource != nil {
+		ra := *a.Resource
+		spec.ResourceAttributes = &ra
+	} else {
+		spec.NonResourceAttributes = &authzv1.NonResourceAttributes{Path: a.Path, Verb: a.Verb}
 	}
 	if u := a.User; u != nil {
 		spec.User, spec.UID, spec.Groups = u.Name, u.UID, u.Groups

@@ -15,6 +15,9 @@ type Defaults struct {
 	TolerateLookupFailure bool
 	// ContentionProfiling is the default of --contention-profiling.
 	ContentionProfiling bool
+	// NoLeaderElection makes --leader-elect default to false, for a daemon
+	// whose replicas all serve.
+	NoLeaderElection bool
 }
 
 // SchedulerDefaults are the scheduler's.
@@ -33,4 +36,11 @@ func ControllerManagerDefaults() Defaults {
 func CloudControllerManagerDefaults() Defaults {
 	return Defaults{Name: "cloud-controller-manager", QPS: 20, Burst: 30, SecurePort: 10258,
 		LeaseName: "cloud-controller-manager"}
+}
+
+// MetricsServerDefaults are the metrics server's: every replica serves,
+// so it elects no leader by default.
+func MetricsServerDefaults() Defaults {
+	return Defaults{Name: "platform-metrics-server", QPS: 50, Burst: 100, SecurePort: 10250,
+		LeaseName: "platform-metrics-server", NoLeaderElection: true}
 }

@@ -30,7 +30,7 @@ type LeaderElection struct {
 // NewLeaderElection returns the defaults.
 func NewLeaderElection(d Defaults) *LeaderElection {
 	return &LeaderElection{
-		LeaderElect:       true,
+		LeaderElect:       !d.NoLeaderElection,
 		LeaseDuration:     15 * time.Second,
 		RenewDeadline:     10 * time.Second,
 		RetryPeriod:       2 * time.Second,

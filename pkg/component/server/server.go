@@ -17,6 +17,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	authzv1 "platform.io/client/api/authorization/v1"
+
 	"platform.io/platform/pkg/component/authn"
 	"platform.io/platform/pkg/component/authz"
 	"platform.io/platform/pkg/component/healthz"
@@ -66,6 +68,9 @@ type Server struct {
 	ready    *healthz.Set
 	leader   healthz.Slot
 	stopping atomic.Bool
+	// resolvers recognize the API resources HandleAPI serves; set before
+	// Run, read-only after.
+	resolvers []authz.ResourceResolver
 }
 
 // New returns a server for cfg, its metrics handler reporting on reg.
@@ -87,7 +92,7 @@ func New(lg *zap.Logger, reg prometheus.Registerer, cfg Config) (*Server, error)
 	if cfg.EnableProfiling {
 		installProfiling(s.mux, cfg.EnableContentionProfiling)
 	}
-	s.handler = withRecovery(lg, authn.WithAuthentication(lg, authz.WithAuthorization(lg, s.mux, cfg.Authorizer), cfg.Authenticator))
+	s.handler = withRecovery(lg, authn.WithAuthentication(lg, authz.WithResourceAuthorization(lg, s.mux, cfg.Authorizer, s.resolve), cfg.Authenticator))
 	return s, nil
 }
 
@@ -153,6 +158,25 @@ func installProfiling(mux *http.ServeMux, contention bool) {
 
 // Handle serves h at pattern, behind the same filters; call it before Run.
 func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+
+// HandleAPI serves h at pattern, behind the same filters, authorizing the
+// requests resolve recognizes as requests to API resources (a
+// SubjectAccessReview with resourceAttributes) and the others by path;
+// call it before Run.
+func (s *Server) HandleAPI(pattern string, h http.Handler, resolve authz.ResourceResolver) {
+	s.resolvers = append(s.resolvers, resolve)
+	s.mux.Handle(pattern, h)
+}
+
+// resolve asks each HandleAPI resolver in turn.
+func (s *Server) resolve(r *http.Request) *authzv1.ResourceAttributes {
+	for _, f := range s.resolvers {
+		if ra := f(r); ra != nil {
+			return ra
+		}
+	}
+	return nil
+}
 
 // AddChecks adds checks to /healthz, /livez and /readyz.
 func (s *Server) AddChecks(checks ...healthz.Check) error {

@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -23,6 +24,7 @@ import (
 	"platform.io/client/client"
 	"platform.io/client/rest"
 
+	"platform.io/platform/pkg/component/certs"
 	"platform.io/platform/test/simnode"
 )
 
@@ -33,6 +35,7 @@ type flags struct {
 	burst              int
 	controlAddress     string
 	nodeCredentialsDir string
+	certFile, keyFile  string
 	verbose            bool
 }
 
@@ -48,6 +51,8 @@ func run(args []string) int {
 	fs.IntVar(&f.burst, "burst", f.burst, "Burst of requests to the API server above --qps.")
 	fs.StringVar(&f.controlAddress, "control-address", "", "host:port of the control endpoint (stop/resume heartbeats); empty for none.")
 	fs.StringVar(&f.nodeCredentialsDir, "node-credentials-dir", "", "Directory of a client certificate per node, <dir>/<node name>.crt and .key (user system:node:<name> in group system:nodes): each node then reaches the API server as itself, the kubeconfig giving only the server and its CA. Empty: every node uses the kubeconfig's credentials.")
+	fs.StringVar(&f.certFile, "tls-cert-file", "", "Serving certificate of the nodes' resource metrics endpoints (--resource-metrics-address). Empty: a self-signed one is made at start.")
+	fs.StringVar(&f.keyFile, "tls-private-key-file", "", "Key of --tls-cert-file.")
 	fs.BoolVar(&f.verbose, "v", false, "Log at debug level.")
 	opts.AddFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -91,6 +96,11 @@ func serve(ctx context.Context, lg *zap.Logger, f flags, cfg *simnode.Config) er
 	if f.nodeCredentialsDir != "" {
 		cfg.NodeClients = func(name string) (*client.Set, error) { return nodeClients(rc, f.nodeCredentialsDir, name) }
 	}
+	if cfg.ResourceMetricsAddress != "" {
+		if cfg.ServingCert, err = servingCert(f, cfg.ResourceMetricsAddress); err != nil {
+			return err
+		}
+	}
 	shared, err := sharedClients(rc, f, cfg)
 	if err != nil {
 		return err
@@ -111,6 +121,24 @@ func serve(ctx context.Context, lg *zap.Logger, f flags, cfg *simnode.Config) er
 	}
 	lg.Info("Running simulated nodes", zap.Int("nodes", cfg.Nodes), zap.Strings("zones", cfg.Zones))
 	return agent.Run(ctx)
+}
+
+// servingCert loads the resource metrics endpoints' certificate, or makes
+// a self-signed one for addr.
+func servingCert(f flags, addr string) (*tls.Certificate, error) {
+	if f.certFile != "" || f.keyFile != "" {
+		cert, err := tls.LoadX509KeyPair(f.certFile, f.keyFile)
+		if err != nil {
+			return nil, fmt.Errorf("--tls-cert-file: %w", err)
+		}
+		return &cert, nil
+	}
+	p, err := certs.NewServing(nil, "platform-simnode", []string{addr})
+	if err != nil {
+		return nil, fmt.Errorf("self-signed certificate: %w", err)
+	}
+	cert, err := tls.X509KeyPair(p.CertPEM, p.KeyPEM)
+	return &cert, err
 }
 
 // sharedClients are the clients of the agent's informers (pods bound to
