@@ -69,6 +69,9 @@ func (a *Aggregator) check(ctx context.Context, b *backend) availability {
 	if ref == nil {
 		return availability{apiregv1.ConditionTrue, ReasonLocal, "Local APIServices are always available"}
 	}
+	if _, err := a.cfg.Services.GetCached(ctx, ref.Namespace, ref.Name); apierrors.IsNotFound(err) {
+		return availability{apiregv1.ConditionFalse, ReasonServiceNotFound, fmt.Sprintf("service/%s in %q is not present", ref.Name, ref.Namespace)}
+	}
 	addr, err := a.resolver.Resolve(ctx, ref.Namespace, ref.Name, port(ref))
 	if err != nil {
 		return resolveFailure(ref, err)
@@ -94,13 +97,11 @@ func (a *Aggregator) check(ctx context.Context, b *backend) availability {
 	return availability{apiregv1.ConditionTrue, ReasonPassed, "all checks passed"}
 }
 
-// resolveFailure names why a Service could not be resolved.
+// resolveFailure names why an existing Service could not be resolved: a
+// missing Endpoints object or address is MissingEndpoints.
 func resolveFailure(ref *apiregv1.ServiceReference, err error) availability {
-	switch {
-	case errors.Is(err, client.ErrNoEndpoint):
+	if errors.Is(err, client.ErrNoEndpoint) || apierrors.IsNotFound(err) {
 		return availability{apiregv1.ConditionFalse, ReasonMissingEndpoints, fmt.Sprintf("endpoints for service/%s in %q have no addresses with port %d: %v", ref.Name, ref.Namespace, port(ref), err)}
-	case apierrors.IsNotFound(err):
-		return availability{apiregv1.ConditionFalse, ReasonServiceNotFound, fmt.Sprintf("service/%s in %q is not present: %v", ref.Name, ref.Namespace, err)}
 	}
 	return availability{apiregv1.ConditionFalse, ReasonServiceAccessError, err.Error()}
 }

@@ -173,6 +173,12 @@ func TestAggregation(t *testing.T) {
 		t.Errorf("/apis/%s = %+v", group, g)
 	}
 
+	// A Service without Endpoints.
+	plain := map[string]any{"metadata": map[string]any{"name": "wardle"}, "spec": map[string]any{"ports": []map[string]any{{"port": down, "protocol": "TCP"}}}}
+	s.Do(t, "POST", "/api/v1/namespaces/default/services", plain, as("admin")).Expect(t, http.StatusCreated)
+	e.waitCondition(t, "False", "MissingEndpoints")
+	s.Do(t, "DELETE", "/api/v1/namespaces/default/services/wardle", nil, as("admin")).Expect(t, http.StatusOK)
+
 	// An ExternalName Service reaches loopback (Endpoints may not hold
 	// loopback addresses); nothing listens on its port yet.
 	svc := map[string]any{"metadata": map[string]any{"name": "wardle"}, "spec": map[string]any{"type": "ExternalName", "externalName": "127.0.0.1"}}
