@@ -305,7 +305,7 @@ func (s *Server) buildHandler() (http.Handler, error) {
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
 	mux.HandleFunc("/", notFoundHandler)
-	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
+	mux.Handle("/openapi/", metrics.wrap(s.aggregator.OpenAPIHandler(spec.Handler())))
 	s.saTokens.install(mux, metrics.wrap)
 	return s.buildChain(mux)
 }

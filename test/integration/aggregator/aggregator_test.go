@@ -225,6 +225,20 @@ func TestAggregation(t *testing.T) {
 		t.Errorf("impersonated request seen as %+v (impersonation headers passed: %v)", got.user, got.impersonate)
 	}
 
+	// OpenAPI v3: the index lists the delegated group version, whose
+	// document is the aggregated server's.
+	var index struct {
+		Paths map[string]struct{ ServerRelativeURL string }
+	}
+	s.Do(t, "GET", "/openapi/v3", nil, as("bob")).Expect(t, http.StatusOK).Into(t, &index)
+	entry, ok := index.Paths["apis/"+group+"/"+version]
+	if !ok || index.Paths["api/v1"].ServerRelativeURL == "" {
+		t.Fatalf("/openapi/v3 index misses %s or the server's own documents: %+v", group, index.Paths)
+	}
+	if doc := s.Do(t, "GET", entry.ServerRelativeURL, nil, as("bob")).Expect(t, http.StatusOK); !strings.Contains(string(doc.Body), "A flunder is what the wardle server keeps.") {
+		t.Errorf("OpenAPI document of %s: %s", group, doc.Body)
+	}
+
 	e.watchStreams(t)
 	e.kubectl(t)
 
@@ -296,6 +310,9 @@ func (e *env) kubectl(t *testing.T) {
 	}
 	if out := run("get", "flunders", "-n", "default"); !strings.Contains(out, "first") {
 		t.Errorf("kubectl get flunders:\n%s", out)
+	}
+	if out := run("explain", "flunders.spec"); !strings.Contains(out, "What the flunder should be.") {
+		t.Errorf("kubectl explain flunders.spec:\n%s", out)
 	}
 	if out := run("get", "apiservices"); !strings.Contains(out, version+"."+group) || !strings.Contains(out, "default/wardle") {
 		t.Errorf("kubectl get apiservices:\n%s", out)

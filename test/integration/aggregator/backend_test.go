@@ -100,6 +100,8 @@ func (w *wardle) serve(rw http.ResponseWriter, r *http.Request) {
 			"resources": []map[string]any{{"name": "flunders", "singularName": "flunder", "namespaced": true, "kind": "Flunder",
 				"verbs": []string{"get", "list", "watch"}}},
 		})
+	case r.URL.Path == "/openapi/v3"+gvPath:
+		rw.Write([]byte(openAPIDocument))
 	case r.URL.Path == gvPath+"/namespaces/default/flunders" && r.URL.Query().Get("watch") == "true":
 		json.NewEncoder(rw).Encode(map[string]any{"type": "ADDED", "object": flunder("streamed")})
 		rw.(http.Flusher).Flush()
@@ -132,3 +134,13 @@ func (w *wardle) last() (seen, int) {
 	}
 	return out, n
 }
+
+// openAPIDocument is the server's OpenAPI v3 document of wardle.example.io/v1.
+const openAPIDocument = `{"openapi":"3.0.0","info":{"title":"wardle","version":"v1"},
+"paths":{"/apis/wardle.example.io/v1/namespaces/{namespace}/flunders/{name}":{"get":{"x-kubernetes-action":"get",
+"x-kubernetes-group-version-kind":{"group":"wardle.example.io","version":"v1","kind":"Flunder"},
+"responses":{"200":{"description":"OK","content":{"application/json":{"schema":{"$ref":"#/components/schemas/io.example.wardle.v1.Flunder"}}}}}}}},
+"components":{"schemas":{"io.example.wardle.v1.Flunder":{"type":"object","description":"A flunder is what the wardle server keeps.",
+"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},
+"spec":{"type":"object","description":"What the flunder should be.","properties":{"reference":{"type":"string"}}}},
+"x-kubernetes-group-version-kind":[{"group":"wardle.example.io","version":"v1","kind":"Flunder"}]}}}}`
