@@ -59,7 +59,7 @@ func setup(t *testing.T) *env {
 		}
 	}
 	tokens := filepath.Join(dir, "tokens.csv")
-	if err := os.WriteFile(tokens, []byte("admin,admin,uid-admin,\"system:masters\"\nalice,alice,uid-alice,\nbob,bob,uid-bob,\n"), 0o600); err != nil {
+	if err := os.WriteFile(tokens, []byte("admin,admin,uid-admin,\"system:masters\"\nalice,alice,uid-alice,\nbob,bob,uid-bob,\nwardle,wardle,uid-wardle,\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	s := framework.Start(t, func(o *options.Options) {
@@ -317,4 +317,33 @@ func (e *env) kubectl(t *testing.T) {
 	if out := run("get", "apiservices"); !strings.Contains(out, version+"."+group) || !strings.Contains(out, "default/wardle") {
 		t.Errorf("kubectl get apiservices:\n%s", out)
 	}
+}
+
+// TestAggregatedServerRoles: the bootstrap roles an aggregated server is
+// bound to, as upstream's, let it read the published front-proxy settings
+// and review tokens and access, which it cannot do without them.
+func TestAggregatedServerRoles(t *testing.T) {
+	e := setup(t)
+	s := e.secure
+	const cm = "/api/v1/namespaces/platform-system/configmaps/extension-apiserver-authentication"
+	sar := map[string]any{"apiVersion": "authorization.platform.io/v1", "kind": "SubjectAccessReview",
+		"spec": map[string]any{"user": "bob", "resourceAttributes": map[string]any{"group": group, "resource": "flunders", "verb": "list", "namespace": "default"}}}
+	const sarPath = "/apis/authorization.platform.io/v1/subjectaccessreviews"
+	s.Do(t, "GET", cm, nil, as("wardle")).ExpectStatus(t, http.StatusForbidden, "Forbidden")
+	s.Do(t, "POST", sarPath, sar, as("wardle")).ExpectStatus(t, http.StatusForbidden, "Forbidden")
+
+	user := []map[string]any{{"kind": "User", "apiGroup": "rbac.authorization.platform.io", "name": "wardle"}}
+	s.Do(t, "POST", rbacAPI+"/clusterrolebindings", map[string]any{"metadata": map[string]any{"name": "wardle:system:auth-delegator"},
+		"roleRef":  map[string]any{"apiGroup": "rbac.authorization.platform.io", "kind": "ClusterRole", "name": "system:auth-delegator"},
+		"subjects": user}, as("admin")).Expect(t, http.StatusCreated)
+	s.Do(t, "POST", rbacAPI+"/namespaces/platform-system/rolebindings", map[string]any{"metadata": map[string]any{"name": "wardle-auth-reader"},
+		"roleRef":  map[string]any{"apiGroup": "rbac.authorization.platform.io", "kind": "Role", "name": "extension-apiserver-authentication-reader"},
+		"subjects": user}, as("admin")).Expect(t, http.StatusCreated)
+	waitFor(t, "wardle's bindings", func() bool { return s.Do(t, "GET", cm, nil, as("wardle")).Code == http.StatusOK })
+	var published struct{ Data map[string]string }
+	s.Do(t, "GET", cm, nil, as("wardle")).Into(t, &published)
+	if published.Data["requestheader-client-ca-file"] != string(e.proxyCA.CertPEM) || published.Data["requestheader-allowed-names"] != `["`+proxyName+`"]` {
+		t.Errorf("published front-proxy settings: %v", published.Data)
+	}
+	s.Do(t, "POST", sarPath, sar, as("wardle")).Expect(t, http.StatusCreated)
 }
