@@ -3,6 +3,7 @@ package aggregator
 import (
 	"context"
 	"crypto/tls"
+	"net/http"
 	"reflect"
 	"sync"
 	"time"
@@ -59,6 +60,14 @@ type Config struct {
 	Resolver func(client.Resolver) client.Resolver
 	// Now reads the clock (nil: time.Now).
 	Now func() time.Time
+	// OpenAPIV2, when set, serves /openapi/v2 with the aggregated
+	// servers' v2 documents merged in; nil serves the server's own only.
+	OpenAPIV2 OpenAPIV2
+}
+
+// OpenAPIV2 serves the server's OpenAPI v2 document with others merged in.
+type OpenAPIV2 interface {
+	ServeV2With(w http.ResponseWriter, r *http.Request, extras [][]byte)
 }
 
 // Aggregator is the proxy, the discovery merge and the availability
@@ -73,6 +82,9 @@ type Aggregator struct {
 	mu sync.RWMutex
 	// services are the APIServices by name, each with its transport.
 	services map[string]*backend
+	// openAPIV2 are the v2 documents of the servers of Available
+	// APIServices, by APIService name, fetched after each passed check.
+	openAPIV2 map[string][]byte
 	synced   chan struct{}
 	syncOnce sync.Once
 }
@@ -108,7 +120,7 @@ func New(lg *zap.Logger, cfg Config) (*Aggregator, error) {
 	if cfg.Resolver != nil {
 		r = cfg.Resolver(r)
 	}
-	a := &Aggregator{lg: lg, cfg: cfg, resolver: r, services: map[string]*backend{}, synced: make(chan struct{})}
+	a := &Aggregator{lg: lg, cfg: cfg, resolver: r, services: map[string]*backend{}, openAPIV2: map[string][]byte{}, synced: make(chan struct{})}
 	c, err := controller.New(controller.Func(a.reconcile), controller.Options{Name: "apiservice-availability", Workers: 2})
 	if err != nil {
 		return nil, err
@@ -171,6 +183,7 @@ func (a *Aggregator) apply(o meta.Object, deleted bool) {
 	old := a.services[s.Name]
 	if deleted {
 		delete(a.services, s.Name)
+		delete(a.openAPIV2, s.Name)
 	} else {
 		a.services[s.Name] = a.backendLocked(s)
 	}

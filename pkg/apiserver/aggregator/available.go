@@ -53,6 +53,7 @@ func (a *Aggregator) reconcile(ctx context.Context, name string) (controller.Res
 		return controller.Result{}, nil
 	}
 	got := a.check(ctx, b)
+	a.fetchOpenAPIV2(ctx, b, got.status == apiregv1.ConditionTrue)
 	if err := a.writeCondition(ctx, name, got); err != nil {
 		if apierrors.IsNotFound(err) {
 			return controller.Result{}, nil
@@ -76,25 +77,64 @@ func (a *Aggregator) check(ctx context.Context, b *backend) availability {
 	if err != nil {
 		return resolveFailure(ref, err)
 	}
+	u := url.URL{Scheme: "https", Host: addr, Path: "/apis/" + b.svc.Spec.Group + "/" + b.svc.Spec.Version}
+	code, _, err := a.get(ctx, b, addr, u.Path, 1<<20)
+	if err != nil {
+		return availability{apiregv1.ConditionFalse, ReasonFailedDiscoveryCheck, fmt.Sprintf("failing or missing response from %s: %v", u.String(), err)}
+	}
+	if code < http.StatusOK || code >= http.StatusMultipleChoices {
+		return availability{apiregv1.ConditionFalse, ReasonFailedDiscoveryCheck, fmt.Sprintf("failing or missing response from %s: bad status from %s: %d", u.String(), u.String(), code)}
+	}
+	return availability{apiregv1.ConditionTrue, ReasonPassed, "all checks passed"}
+}
+
+// maxOpenAPIBytes bounds an aggregated server's OpenAPI v2 document.
+const maxOpenAPIBytes = 32 << 20
+
+// fetchOpenAPIV2 refreshes the v2 document of b's server when it is
+// available and forgets it when not; a server without one (404) or with a
+// larger one has none.
+func (a *Aggregator) fetchOpenAPIV2(ctx context.Context, b *backend, available bool) {
+	var doc []byte
+	if available && a.cfg.OpenAPIV2 != nil {
+		ref := b.svc.Spec.Service
+		if addr, err := a.resolver.Resolve(ctx, ref.Namespace, ref.Name, port(ref)); err == nil {
+			code, body, err := a.get(ctx, b, addr, "/openapi/v2", maxOpenAPIBytes)
+			if err == nil && code == http.StatusOK && len(body) <= maxOpenAPIBytes {
+				doc = body
+			} else {
+				a.lg.Debug("no OpenAPI v2 document from an aggregated server", zap.String("apiService", b.svc.Name), zap.Int("code", code), zap.Error(err))
+			}
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if doc == nil {
+		delete(a.openAPIV2, b.svc.Name)
+		return
+	}
+	a.openAPIV2[b.svc.Name] = doc
+}
+
+// get asks b's server at addr for path as the aggregator, within the
+// check timeout, and returns the status and up to limit+1 bytes of body.
+func (a *Aggregator) get(ctx context.Context, b *backend, addr, path string, limit int64) (int, []byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.CheckTimeout)
 	defer cancel()
-	u := url.URL{Scheme: "https", Host: addr, Path: "/apis/" + b.svc.Spec.Group + "/" + b.svc.Spec.Version}
+	u := url.URL{Scheme: "https", Host: addr, Path: path}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return availability{apiregv1.ConditionFalse, ReasonFailedDiscoveryCheck, err.Error()}
+		return 0, nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	a.setUser(req.Header, &CheckUser)
 	resp, err := b.transport.RoundTrip(req)
 	if err != nil {
-		return availability{apiregv1.ConditionFalse, ReasonFailedDiscoveryCheck, fmt.Sprintf("failing or missing response from %s: %v", u.String(), err)}
+		return 0, nil, err
 	}
 	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode < http.StatusOK || resp.StatusCode >= http.StatusMultipleChoices {
-		return availability{apiregv1.ConditionFalse, ReasonFailedDiscoveryCheck, fmt.Sprintf("failing or missing response from %s: bad status from %s: %d", u.String(), u.String(), resp.StatusCode)}
-	}
-	return availability{apiregv1.ConditionTrue, ReasonPassed, "all checks passed"}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	return resp.StatusCode, body, err
 }
 
 // resolveFailure names why an existing Service could not be resolved: a

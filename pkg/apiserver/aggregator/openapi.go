@@ -19,13 +19,21 @@ const openAPIV3 = "/openapi/v3"
 // documents that next (the server's own) serves: /openapi/v3 also lists
 // "apis/<group>/<version>" of each Available delegated group version, and
 // that document is proxied to its server as any other request of it is.
-// Other paths, OpenAPI v2 among them, are next's alone.
+// /openapi/v2 is next's document with the v2 documents of the servers of
+// Available delegated group versions merged in (Config.OpenAPIV2), as
+// fetched after each passed check. Other paths are next's alone.
 func (a *Aggregator) OpenAPIHandler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path := strings.TrimSuffix(r.URL.Path, "/")
 		if path == openAPIV3 && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 			if paths := a.openAPIPaths(); len(paths) > 0 {
 				a.serveOpenAPIIndex(w, r, next, paths)
+				return
+			}
+		}
+		if path == "/openapi/v2" && a.cfg.OpenAPIV2 != nil && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			if extras := a.openAPIV2Documents(); len(extras) > 0 {
+				a.cfg.OpenAPIV2.ServeV2With(w, r, extras)
 				return
 			}
 		}
@@ -38,6 +46,22 @@ func (a *Aggregator) OpenAPIHandler(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// openAPIV2Documents returns the v2 documents of the Available delegated
+// group versions' servers, by APIService name.
+func (a *Aggregator) openAPIV2Documents() [][]byte {
+	remote := a.remote()
+	sort.Slice(remote, func(i, j int) bool { return remote[i].Name < remote[j].Name })
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	var out [][]byte
+	for _, s := range remote {
+		if doc := a.openAPIV2[s.Name]; doc != nil && s.IsAvailable() {
+			out = append(out, doc)
+		}
+	}
+	return out
 }
 
 // openAPIPaths returns the index keys of the Available delegated group

@@ -257,7 +257,7 @@ func (s *Server) buildHandler() (http.Handler, error) {
 			RemainingItemCount: gates.Enabled(options.RemainingItemCount),
 		},
 	}, s.stores)
-	if s.aggregator, err = s.buildAggregator(api); err != nil {
+	if s.aggregator, err = s.buildAggregator(api, spec); err != nil {
 		return nil, err
 	}
 	metrics := newRequestMetrics(s.registry)
@@ -311,13 +311,15 @@ func (s *Server) buildHandler() (http.Handler, error) {
 }
 
 // buildAggregator builds the proxy to aggregated servers in front of
-// local, the server's own resource handler.
-func (s *Server) buildAggregator(local *endpoints.Handler) (*aggregator.Aggregator, error) {
+// local, the server's own resource handler, and the merge of their
+// OpenAPI v2 documents into spec's.
+func (s *Server) buildAggregator(local *endpoints.Handler, spec *openapi.Spec) (*aggregator.Aggregator, error) {
 	cfg := aggregator.Config{
 		APIServices: s.store(apiregv1.GroupName, "apiservices"),
 		Services:    s.store("", "services"),
 		Endpoints:   s.store("", "endpoints"),
 		Local:       local,
+		OpenAPIV2:   spec,
 	}
 	if err := s.opts.Aggregator.ApplyTo(&cfg, s.opts.Authn); err != nil {
 		return nil, err

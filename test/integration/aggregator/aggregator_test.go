@@ -239,6 +239,17 @@ func TestAggregation(t *testing.T) {
 		t.Errorf("OpenAPI document of %s: %s", group, doc.Body)
 	}
 
+	// OpenAPI v2: the server's own document with the aggregated server's
+	// merged in, as JSON and as the protobuf kubectl asks for.
+	v2 := s.Do(t, "GET", "/openapi/v2", nil, as("bob")).Expect(t, http.StatusOK)
+	if body := string(v2.Body); !strings.Contains(body, `"io.example.wardle.v1.Flunder"`) || !strings.Contains(body, `"/api/v1/namespaces/{namespace}/pods"`) {
+		t.Errorf("/openapi/v2 lacks the aggregated or the server's own definitions")
+	}
+	proto := s.Do(t, "GET", "/openapi/v2", nil, as("bob"), framework.Header{"Accept": "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"}).Expect(t, http.StatusOK)
+	if !strings.Contains(string(proto.Body), "io.example.wardle.v1.Flunder") || !strings.Contains(proto.Header.Get("Content-Type"), "protobuf") {
+		t.Errorf("/openapi/v2 as protobuf (%s) lacks the aggregated definitions", proto.Header.Get("Content-Type"))
+	}
+
 	e.watchStreams(t)
 	e.kubectl(t)
 

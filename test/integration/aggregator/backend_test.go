@@ -100,6 +100,8 @@ func (w *wardle) serve(rw http.ResponseWriter, r *http.Request) {
 			"resources": []map[string]any{{"name": "flunders", "singularName": "flunder", "namespaced": true, "kind": "Flunder",
 				"verbs": []string{"get", "list", "watch"}}},
 		})
+	case r.URL.Path == "/openapi/v2":
+		rw.Write([]byte(openAPIV2Document))
 	case r.URL.Path == "/openapi/v3"+gvPath:
 		rw.Write([]byte(openAPIDocument))
 	case r.URL.Path == gvPath+"/namespaces/default/flunders" && r.URL.Query().Get("watch") == "true":
@@ -144,3 +146,12 @@ const openAPIDocument = `{"openapi":"3.0.0","info":{"title":"wardle","version":"
 "properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},
 "spec":{"type":"object","description":"What the flunder should be.","properties":{"reference":{"type":"string"}}}},
 "x-kubernetes-group-version-kind":[{"group":"wardle.example.io","version":"v1","kind":"Flunder"}]}}}}`
+
+// openAPIV2Document is the server's OpenAPI v2 document.
+const openAPIV2Document = `{"swagger":"2.0","info":{"title":"wardle","version":"v1"},
+"paths":{"/apis/wardle.example.io/v1/namespaces/{namespace}/flunders/{name}":{"get":{"x-kubernetes-action":"get",
+"x-kubernetes-group-version-kind":{"group":"wardle.example.io","version":"v1","kind":"Flunder"},
+"responses":{"200":{"description":"OK","schema":{"$ref":"#/definitions/io.example.wardle.v1.Flunder"}}}}}},
+"definitions":{"io.example.wardle.v1.Flunder":{"type":"object","description":"A flunder is what the wardle server keeps.",
+"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"}},
+"x-kubernetes-group-version-kind":[{"group":"wardle.example.io","version":"v1","kind":"Flunder"}]}}}`
