@@ -85,8 +85,8 @@ type Aggregator struct {
 	// openAPIV2 are the v2 documents of the servers of Available
 	// APIServices, by APIService name, fetched after each passed check.
 	openAPIV2 map[string][]byte
-	synced   chan struct{}
-	syncOnce sync.Once
+	synced    chan struct{}
+	syncOnce  sync.Once
 }
 
 // backend is one APIService and the transport that reaches its server.
