@@ -17,6 +17,7 @@ import (
 	"platform.io/client/controller"
 
 	"platform.io/platform/pkg/apiserver/admission/webhook/client"
+	"platform.io/platform/pkg/apiserver/authz/rbac"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/component/authn"
 )
@@ -150,6 +151,8 @@ func resolveFailure(ref *apiregv1.ServiceReference, err error) availability {
 // already says the same; the transition time moves only when the status
 // changes.
 func (a *Aggregator) writeCondition(ctx context.Context, name string, got availability) error {
+	// Admission sees the write as the API server's own.
+	ctx = authn.WithUser(ctx, rbac.APIServerUser())
 	_, _, err := a.cfg.APIServices.Update(ctx, "", name, func(_ context.Context, cur meta.Object) (meta.Object, error) {
 		s := cur.(*apiregv1.APIService)
 		c := s.Condition(apiregv1.Available)
