@@ -184,6 +184,9 @@ func (a *Aggregator) apply(o meta.Object, deleted bool) {
 	if deleted {
 		delete(a.services, s.Name)
 		delete(a.openAPIV2, s.Name)
+		if old != nil && old.transport != nil {
+			old.transport.CloseIdleConnections()
+		}
 	} else {
 		a.services[s.Name] = a.backendLocked(s)
 	}
@@ -197,9 +200,16 @@ func (a *Aggregator) apply(o meta.Object, deleted bool) {
 // one it replaces while the TLS settings are the same.
 func (a *Aggregator) backendLocked(s *apiregv1.APIService) *backend {
 	b := &backend{svc: s}
-	if old := a.services[s.Name]; old != nil && old.transport != nil && old.transport.matches(s) {
+	old := a.services[s.Name]
+	if old != nil && old.transport != nil && old.transport.matches(s) {
 		b.transport = old.transport
-	} else if s.Spec.Service != nil {
+		return b
+	}
+	if old != nil && old.transport != nil {
+		// Requests in flight keep their connections; idle ones go.
+		old.transport.CloseIdleConnections()
+	}
+	if s.Spec.Service != nil {
 		b.transport = newTransport(s, a.cfg.ClientCert)
 	}
 	return b
