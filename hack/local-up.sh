@@ -41,6 +41,13 @@ trap cleanup INT TERM EXIT
 	--service-account-issuer "https://127.0.0.1:$PORT" \
 	--service-account-signing-key-file "$LOCAL/certs/sa.key" \
 	--service-account-key-file "$LOCAL/certs/sa.key" \
+	--requestheader-client-ca-file "$LOCAL/certs/front-proxy-ca.crt" \
+	--requestheader-allowed-names front-proxy-client \
+	--requestheader-username-headers X-Remote-User \
+	--requestheader-group-headers X-Remote-Group \
+	--requestheader-extra-headers-prefix X-Remote-Extra- \
+	--proxy-client-cert-file "$LOCAL/certs/front-proxy-client.crt" \
+	--proxy-client-key-file "$LOCAL/certs/front-proxy-client.key" \
 	--bind-address 127.0.0.1 \
 	--secure-port "$PORT" \
 	>"$LOCAL/logs/apiserver.log" 2>&1 &
@@ -186,6 +193,12 @@ The control plane is up. Logs are in $LOCAL/logs/. Use it with:
   kubectl apply -f deploy/examples/
   kubectl get pods -A -w
   kubectl top nodes; kubectl top pods -A   # once the metrics APIs are registered
+
+Aggregated API servers (APIServices, docs/aggregation.md) are reached with
+the front-proxy client certificate $LOCAL/certs/front-proxy-client.crt;
+give them the front-proxy CA to verify it:
+  $LOCAL/certs/front-proxy-ca.crt
+(also published in the ConfigMap platform-system/extension-apiserver-authentication).
 
 Press Ctrl-C to stop.
 MSG

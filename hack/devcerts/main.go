@@ -6,7 +6,10 @@
 // cloud-controller-manager.crt, metrics-server.crt: users
 // system:platform-<daemon>), and one
 // per simulated node (nodes/<name>.crt: user system:node:<name> in group
-// system:nodes), and sa.key, the key that signs service-account tokens.
+// system:nodes), sa.key, the key that signs service-account tokens, and
+// the front proxy's CA (front-proxy-ca.crt) with the client pair the API
+// server presents to aggregated API servers (front-proxy-client.crt,
+// common name front-proxy-client).
 // Existing files are kept, so kubeconfigs stay valid across
 // restarts; a missing one is made with the existing CA.
 package main
@@ -83,6 +86,9 @@ func run(dir string, hosts []string, nodes int, prefix string) error {
 			return err
 		}
 	}
+	if err := frontProxy(dir); err != nil {
+		return err
+	}
 	for i := range nodes {
 		name := fmt.Sprintf("%s%d", prefix, i)
 		if err := ensure(filepath.Join(dir, "nodes"), name, func() (*certs.Pair, error) {
@@ -92,6 +98,29 @@ func run(dir string, hosts []string, nodes int, prefix string) error {
 		}
 	}
 	return nil
+}
+
+// FrontProxyClient is the common name of the front-proxy client pair,
+// which the API server's --requestheader-allowed-names lists.
+const FrontProxyClient = "front-proxy-client"
+
+// frontProxy writes the front proxy's own CA, separate from the client CA
+// so that no client certificate can pass for the proxy, and its client
+// pair.
+func frontProxy(dir string) error {
+	ca, err := certs.Load(dir, "front-proxy-ca")
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("load the front-proxy CA: %w", err)
+		}
+		if ca, err = certs.NewCA("platform-front-proxy-ca"); err != nil {
+			return err
+		}
+		if err := ca.Write(dir, "front-proxy-ca"); err != nil {
+			return err
+		}
+	}
+	return ensure(dir, "front-proxy-client", func() (*certs.Pair, error) { return certs.NewClient(ca, FrontProxyClient, nil) })
 }
 
 // ensure writes dir/name.{crt,key} made by mk unless the pair is there.

@@ -119,3 +119,24 @@ func (d *discovery) serve(w http.ResponseWriter, r *http.Request, info *RequestI
 	}
 	writeJSON(w, r, http.StatusOK, doc)
 }
+
+// ServesGroup reports whether the handler serves group (the core group is
+// "").
+func (h *Handler) ServesGroup(group string) bool {
+	_, ok := h.groups[group]
+	return ok
+}
+
+// GroupList returns a copy of the /apis document of the locally served
+// groups, in their discovery order, for a handler that adds more groups.
+func (h *Handler) GroupList() *meta.APIGroupList {
+	l := *h.discovery.groupList
+	l.Groups = append([]meta.APIGroup(nil), l.Groups...)
+	return &l
+}
+
+// WriteDiscovery writes a discovery document (an APIGroupList, APIGroup or
+// APIResourceList) as JSON, as the handler's own are written.
+func WriteDiscovery(w http.ResponseWriter, r *http.Request, doc any) {
+	writeJSON(w, r, http.StatusOK, doc)
+}

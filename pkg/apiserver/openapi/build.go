@@ -31,6 +31,8 @@ type Spec struct {
 	// v3 holds the group version documents by gvPath ("api/v1").
 	v3        map[string]*document
 	discovery *document
+	// merged is /openapi/v2 with aggregated servers' documents (merge.go).
+	merged mergedV2
 }
 
 // document is one served document: JSON, made at build time, and

@@ -25,13 +25,15 @@ type Options struct {
 	ServiceAccount *ServiceAccount
 	// Audit configures audit logging.
 	Audit *Audit
+	// Aggregator configures proxying to aggregated API servers.
+	Aggregator *Aggregator
 }
 
 // New returns the defaults.
 func New() *Options {
 	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(),
 		Authn: NewAuthentication(), Authz: NewAuthorization(), Admission: NewAdmission(), Logging: NewLogging(), Features: NewFeatureGate(),
-		Reconciler: NewEndpointReconciler(), ServiceAccount: NewServiceAccount(), Audit: NewAudit()}
+		Reconciler: NewEndpointReconciler(), ServiceAccount: NewServiceAccount(), Audit: NewAudit(), Aggregator: NewAggregator()}
 }
 
 // FlagSets returns the option groups in the order --help shows them.
@@ -47,6 +49,7 @@ func (o *Options) FlagSets() []cli.NamedFlagSet {
 		cli.Group("Endpoint reconciler", o.Reconciler.AddFlags),
 		cli.Group("Service account tokens", o.ServiceAccount.AddFlags),
 		cli.Group("Audit", o.Audit.AddFlags),
+		cli.Group("Aggregator", o.Aggregator.AddFlags),
 		cli.Group("Logging", o.Logging.AddFlags),
 		cli.Group("Feature gates", o.Features.AddFlag),
 	}
@@ -66,6 +69,7 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.Reconciler.Validate()...)
 	errs = append(errs, o.ServiceAccount.Validate()...)
 	errs = append(errs, o.Audit.Validate()...)
+	errs = append(errs, o.Aggregator.Validate()...)
 	return errors.Join(errs...)
 }
 

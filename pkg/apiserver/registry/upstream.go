@@ -3,7 +3,8 @@ package registry
 // upstreamGroups maps a group to the upstream name it is also served
 // under. The stock kubectl and upstream components reach these groups by
 // names compiled into them (kubectl create role, auth can-i, auth whoami,
-// create token, create priorityclass), and real-world manifests name them; everything else is
+// create token, create priorityclass), and real-world manifests name them
+// (an aggregated server's APIService manifest names apiregistration.k8s.io); everything else is
 // reached through discovery and needs no alias.
 var upstreamGroups = map[string]string{
 	"rbac.authorization.platform.io":    "rbac.authorization.k8s.io",
@@ -11,6 +12,7 @@ var upstreamGroups = map[string]string{
 	"authorization.platform.io":         "authorization.k8s.io",
 	"scheduling.platform.io":            "scheduling.k8s.io",
 	"admissionregistration.platform.io": "admissionregistration.k8s.io",
+	"apiregistration.platform.io":       "apiregistration.k8s.io",
 }
 
 // canonicalGroups is upstreamGroups inverted.

@@ -34,6 +34,7 @@ func TestCanonicalGroup(t *testing.T) {
 		"authorization.k8s.io":           "authorization.platform.io",
 		"authentication.k8s.io":          "authentication.platform.io",
 		"scheduling.k8s.io":              "scheduling.platform.io",
+		"apiregistration.k8s.io":         "apiregistration.platform.io",
 		"rbac.authorization.platform.io": "rbac.authorization.platform.io",
 		"apps":                           "apps",
 		"":                               "",

@@ -19,9 +19,11 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/sync/errgroup"
 
+	apiregv1 "platform.io/client/api/apiregistration/v1"
 	corev1 "platform.io/client/api/core/v1"
 
 	"platform.io/platform/pkg/apiserver/admission"
+	"platform.io/platform/pkg/apiserver/aggregator"
 	"platform.io/platform/pkg/apiserver/audit"
 	apiauthn "platform.io/platform/pkg/apiserver/authn"
 	"platform.io/platform/pkg/apiserver/authz"
@@ -83,6 +85,8 @@ type Server struct {
 	saTokens *serviceAccountTokens
 	// audit is the audit policy and backend (no backend: not auditing).
 	audit audit.Config
+	// aggregator proxies the group versions APIServices delegate.
+	aggregator *aggregator.Aggregator
 }
 
 // New connects to etcd (starting the embedded member when no servers are
@@ -253,9 +257,12 @@ func (s *Server) buildHandler() (http.Handler, error) {
 			RemainingItemCount: gates.Enabled(options.RemainingItemCount),
 		},
 	}, s.stores)
+	if s.aggregator, err = s.buildAggregator(api, spec); err != nil {
+		return nil, err
+	}
 	metrics := newRequestMetrics(s.registry)
 	g := s.opts.Generic
-	resources := metrics.wrap(withMaxInFlight(withTimeout(api, g.RequestTimeout), g.MaxRequestsInFlight, g.MaxMutatingRequestsInFlight, s.registry))
+	resources := metrics.wrap(withMaxInFlight(withTimeout(s.aggregator.Handler(api), g.RequestTimeout), g.MaxRequestsInFlight, g.MaxMutatingRequestsInFlight, s.registry))
 	for _, p := range []string{"/api", "/api/", "/apis", "/apis/"} {
 		mux.Handle(p, resources)
 	}
@@ -288,13 +295,39 @@ func (s *Server) buildHandler() (http.Handler, error) {
 	}}
 	rbacCheck := check{name: "rbac/bootstrap-roles", fn: s.rbacReady}
 	authzCheck := check{name: "authorization", fn: s.authorizersSynced}
-	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, rbacCheck, authzCheck, shutdown}))
+	aggCheck := check{name: "apiservice-registration", fn: func(context.Context) error {
+		if !s.aggregator.HasSynced() {
+			return errors.New("APIServices not listed yet")
+		}
+		return nil
+	}}
+	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, rbacCheck, authzCheck, aggCheck, shutdown}))
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
 	mux.HandleFunc("/", notFoundHandler)
-	mux.Handle("/openapi/", metrics.wrap(spec.Handler()))
+	mux.Handle("/openapi/", metrics.wrap(s.aggregator.OpenAPIHandler(spec.Handler())))
 	s.saTokens.install(mux, metrics.wrap)
 	return s.buildChain(mux)
+}
+
+// buildAggregator builds the proxy to aggregated servers in front of
+// local, the server's own resource handler, and the merge of their
+// OpenAPI v2 documents into spec's.
+func (s *Server) buildAggregator(local *endpoints.Handler, spec *openapi.Spec) (*aggregator.Aggregator, error) {
+	cfg := aggregator.Config{
+		APIServices: s.store(apiregv1.GroupName, "apiservices"),
+		Services:    s.store("", "services"),
+		Endpoints:   s.store("", "endpoints"),
+		Local:       local,
+		OpenAPIV2:   spec,
+	}
+	if err := s.opts.Aggregator.ApplyTo(&cfg, s.opts.Authn); err != nil {
+		return nil, err
+	}
+	if cfg.ClientCert == nil {
+		s.lg.Warn("no --proxy-client-cert-file: requests proxied to aggregated API servers carry no front-proxy certificate, so those servers cannot trust the user they name")
+	}
+	return aggregator.New(s.lg.Named("aggregator"), cfg)
 }
 
 // buildChain puts authentication, impersonation and authorization in front
@@ -434,6 +467,7 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	bootstrap := s.startBootstrap(life, g)
 	g.Go(func() error { s.rbac.policy.Run(life); return nil })
+	g.Go(func() error { s.aggregator.Run(life); return nil })
 	for _, run := range s.authzRunners {
 		g.Go(func() error { run(life); return nil })
 	}

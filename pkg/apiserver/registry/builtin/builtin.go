@@ -11,6 +11,7 @@ import (
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/admissionregistration/mutatingwebhookconfiguration"
 	"platform.io/platform/pkg/apiserver/registry/admissionregistration/validatingwebhookconfiguration"
+	"platform.io/platform/pkg/apiserver/registry/apiregistration/apiservice"
 	"platform.io/platform/pkg/apiserver/registry/apps/controllerrevision"
 	"platform.io/platform/pkg/apiserver/registry/apps/daemonset"
 	"platform.io/platform/pkg/apiserver/registry/apps/deployment"
@@ -76,6 +77,9 @@ func Resources(c Config) []*registry.Resource {
 	cronV1, cronV1beta1 := cronjob.Resources()
 	mutatingV1, mutatingV1beta1 := mutatingwebhookconfiguration.Resources()
 	validatingV1, validatingV1beta1 := validatingwebhookconfiguration.Resources()
+	// local is filled once every row is known: an APIService may not
+	// delegate a group served here.
+	local := map[string]bool{}
 	esc := c.Escalation
 	if esc == nil {
 		esc = &rbac.Escalation{}
@@ -110,6 +114,7 @@ func Resources(c Config) []*registry.Resource {
 		validatingV1,
 		mutatingV1beta1,
 		validatingV1beta1,
+		apiservice.Resource(func(g string) bool { return local[g] }),
 	}
 	rows = append(rows, tokenreview.Resources(c.TokenReviews)...)
 	rows = append(rows, selfsubjectreview.Resources()...)
@@ -119,5 +124,9 @@ func Resources(c Config) []*registry.Resource {
 		selfsubjectaccessreview.Resource(z),
 		selfsubjectrulesreview.Resource(rules),
 	)
-	return registry.WithUpstreamAliases(rows)
+	rows = registry.WithUpstreamAliases(rows)
+	for _, r := range rows {
+		local[r.Group] = true
+	}
+	return rows
 }

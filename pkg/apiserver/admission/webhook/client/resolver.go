@@ -16,7 +16,8 @@ var ErrNoEndpoint = errors.New("no ready endpoint for the webhook's service")
 
 // StoreResolver resolves a Service port through the Service (its port's
 // name) and its Endpoints (the first ready address with that port name),
-// read from the watch cache.
+// read from the watch cache. An ExternalName Service resolves, as
+// upstream's, to its external name and the port asked for.
 type StoreResolver struct {
 	Services  *registry.Store
 	Endpoints *registry.Store
@@ -33,6 +34,9 @@ func (r StoreResolver) Resolve(ctx context.Context, namespace, name string, port
 	svc, ok := obj.(*corev1.Service)
 	if !ok {
 		return "", fmt.Errorf("service %s/%s: unexpected %T", namespace, name, obj)
+	}
+	if svc.Spec.Type == corev1.ServiceTypeExternalName {
+		return Addr(svc.Spec.ExternalName, port), nil
 	}
 	portName, found := "", false
 	for _, p := range svc.Spec.Ports {

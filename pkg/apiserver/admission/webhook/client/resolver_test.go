@@ -28,6 +28,8 @@ func TestStoreResolver(t *testing.T) {
 		}})
 	env.Create(t, eps, &corev1.Endpoints{ObjectMeta: meta.ObjectMeta{Name: "notready", Namespace: "hooks"},
 		Subsets: []corev1.EndpointSubset{{NotReadyAddresses: []corev1.EndpointAddress{{IP: "10.0.0.3"}}, Ports: []corev1.EndpointPort{{Port: 8443, Protocol: corev1.ProtocolTCP}}}}})
+	env.Create(t, svc, &corev1.Service{ObjectMeta: meta.ObjectMeta{Name: "external", Namespace: "hooks"},
+		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeExternalName, ExternalName: "backend.example.com"}})
 	r := client.StoreResolver{Services: env.Config.Store(meta.GroupResource{Resource: "services"}), Endpoints: env.Config.Store(meta.GroupResource{Resource: "endpoints"})}
 	for _, tc := range []struct {
 		name   string
@@ -37,6 +39,7 @@ func TestStoreResolver(t *testing.T) {
 	}{
 		{"plain", 443, "10.0.0.1:8443", false},
 		{"plain", 8443, "", true}, // not a port of the service
+		{"external", 8443, "backend.example.com:8443", false},
 		{"notready", 443, "", true},
 		{"noendpoints", 443, "", false},
 		{"missing", 443, "", false},

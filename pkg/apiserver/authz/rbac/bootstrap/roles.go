@@ -48,6 +48,8 @@ func Default() Policy {
 	p.ClusterRoles = append(p.ClusterRoles, userRoles()...)
 	p.ClusterRoles = append(p.ClusterRoles, daemonRoles()...)
 	p.ClusterRoles = append(p.ClusterRoles, controllerRoles()...)
+	p.ClusterRoles = append(p.ClusterRoles, aggregationClusterRoles()...)
+	p.Roles = append(p.Roles, aggregationRoles()...)
 	p.ClusterRoleBindings = append(p.ClusterRoleBindings,
 		clusterBinding("cluster-admin", "cluster-admin", group(SystemMasters)),
 		clusterBinding("system:discovery", "system:discovery", group(AllAuthenticated)),
