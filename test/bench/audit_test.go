@@ -43,7 +43,7 @@ func BenchmarkAuditCost(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		sides = append(sides, writeSide{name: c.name, write: func(lo, hi int) result { return createPods(client, c.name, lo, hi) }})
+		sides = append(sides, writeSide{name: c.name, write: func(lo, hi int) result { return createPods(client, c.name, benchPodSpec, lo, hi) }})
 	}
 	compareWrites(b, fmt.Sprintf("audit cost, pod creates at %d clients, Metadata level to a file (blocking)", admissionClients), auditWrites, sides)
 	data, err := os.ReadFile(logPath)

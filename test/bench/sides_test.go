@@ -20,8 +20,9 @@ type writeSide struct {
 // prints one Markdown row per side against the first, the baseline: the
 // rate, the CPU time of the whole process (clients, servers, etcd) per
 // write, the steadier figure on two cores, their ratios to the baseline,
-// and the p50 and p99 latencies. It reports the same as benchmark metrics.
-func compareWrites(b *testing.B, title string, n int, sides []writeSide) {
+// and the p50 and p99 latencies. It reports the same as benchmark metrics,
+// and returns the CPU figures for further ratios.
+func compareWrites(b *testing.B, title string, n int, sides []writeSide) sideCPU {
 	got := map[string]*result{}
 	cpu := map[string]time.Duration{}
 	for _, sd := range sides {
@@ -57,4 +58,20 @@ func compareWrites(b *testing.B, title string, n int, sides []writeSide) {
 			res.percentile(0.50), res.percentile(0.99))
 	}
 	fmt.Println()
+	out := sideCPU{}
+	for _, sd := range sides {
+		out[sd.name] = cpuPer(sd.name)
+	}
+	return out
+}
+
+// sideCPU is the CPU time per write of each side, in microseconds.
+type sideCPU map[string]float64
+
+// cpuRatio is side a's CPU time per write over side b's.
+func (c sideCPU) cpuRatio(a, b string) float64 {
+	if c[b] == 0 {
+		return 0
+	}
+	return c[a] / c[b]
 }

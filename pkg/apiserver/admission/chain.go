@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -116,6 +117,32 @@ const (
 type Metrics struct {
 	step   *prometheus.HistogramVec
 	plugin *prometheus.HistogramVec
+	// observers holds each series' observer once used (obsKey to
+	// prometheus.Observer): a write observes about twenty, and resolving
+	// labels every time hashes them all again.
+	observers sync.Map
+}
+
+// obsKey names a series: name is "" for a step's.
+type obsKey struct {
+	name, step string
+	op         Operation
+	rejected   bool
+}
+
+// observer returns the observer of the series k.
+func (m *Metrics) observer(k obsKey) prometheus.Observer {
+	if o, ok := m.observers.Load(k); ok {
+		return o.(prometheus.Observer)
+	}
+	var o prometheus.Observer
+	if k.name == "" {
+		o = m.step.WithLabelValues(k.step, string(k.op), strconv.FormatBool(k.rejected))
+	} else {
+		o = m.plugin.WithLabelValues(k.name, k.step, string(k.op), strconv.FormatBool(k.rejected))
+	}
+	m.observers.Store(k, o)
+	return o
 }
 
 // NewMetrics registers the admission metrics with reg.
@@ -140,12 +167,12 @@ func (m *Metrics) observeStep(step string, op Operation, err error, d time.Durat
 	if m == nil {
 		return
 	}
-	m.step.WithLabelValues(step, string(op), strconv.FormatBool(err != nil)).Observe(d.Seconds())
+	m.observer(obsKey{step: step, op: op, rejected: err != nil}).Observe(d.Seconds())
 }
 
 func (m *Metrics) observePlugin(name, step string, op Operation, err error, d time.Duration) {
 	if m == nil {
 		return
 	}
-	m.plugin.WithLabelValues(name, step, string(op), strconv.FormatBool(err != nil)).Observe(d.Seconds())
+	m.observer(obsKey{name: name, step: step, op: op, rejected: err != nil}).Observe(d.Seconds())
 }

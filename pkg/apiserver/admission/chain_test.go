@@ -3,6 +3,7 @@ package admission
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -130,4 +131,49 @@ func TestChain(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMetricsSeries: observations land in the series of their labels,
+// also when the series' observers are reused.
+func TestMetricsSeries(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m := NewMetrics(reg)
+	for _, err := range []error{nil, nil, errors.New("no"), nil} {
+		m.observePlugin("A", stepAdmit, Create, err, 0)
+		m.observePlugin("B", stepValidate, Update, err, 0)
+		m.observeStep(stepAdmit, Create, err, 0)
+	}
+	want := `
+# HELP apiserver_admission_step_admission_duration_seconds Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).
+# TYPE apiserver_admission_step_admission_duration_seconds histogram
+` + series("apiserver_admission_step_admission_duration_seconds", `operation="CREATE",rejected="false",type="admit"`, 3, stepBuckets) +
+		series("apiserver_admission_step_admission_duration_seconds", `operation="CREATE",rejected="true",type="admit"`, 1, stepBuckets)
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "apiserver_admission_step_admission_duration_seconds"); err != nil {
+		t.Error(err)
+	}
+	wantPlugin := `
+# HELP apiserver_admission_controller_admission_duration_seconds Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).
+# TYPE apiserver_admission_controller_admission_duration_seconds histogram
+` + series("apiserver_admission_controller_admission_duration_seconds", `name="A",operation="CREATE",rejected="false",type="admit"`, 3, pluginBuckets) +
+		series("apiserver_admission_controller_admission_duration_seconds", `name="A",operation="CREATE",rejected="true",type="admit"`, 1, pluginBuckets) +
+		series("apiserver_admission_controller_admission_duration_seconds", `name="B",operation="UPDATE",rejected="false",type="validate"`, 3, pluginBuckets) +
+		series("apiserver_admission_controller_admission_duration_seconds", `name="B",operation="UPDATE",rejected="true",type="validate"`, 1, pluginBuckets)
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(wantPlugin), "apiserver_admission_controller_admission_duration_seconds"); err != nil {
+		t.Error(err)
+	}
+}
+
+var (
+	stepBuckets   = []string{"0.005", "0.025", "0.1", "0.5", "1", "2.5"}
+	pluginBuckets = []string{"0.005", "0.025", "0.1", "0.5", "1", "2.5", "10", "25"}
+)
+
+// series is the text exposition of a histogram of n zero observations.
+func series(name, labels string, n int, buckets []string) string {
+	var b strings.Builder
+	for _, le := range append(buckets, "+Inf") {
+		fmt.Fprintf(&b, "%s_bucket{%s,le=%q} %d\n", name, labels, le, n)
+	}
+	fmt.Fprintf(&b, "%s_sum{%s} 0\n%s_count{%s} %d\n", name, labels, name, labels, n)
+	return b.String()
 }

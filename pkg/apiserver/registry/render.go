@@ -87,6 +87,22 @@ func (l *List) Objects() ([]meta.Object, error) {
 	return out, nil
 }
 
+// SharedObjects is Objects for a reader that only looks: an item from the
+// watch cache is decoded once per stored version and the same object is
+// returned to every caller until it changes (see Store.GetShared). The
+// caller must not modify the objects.
+func (l *List) SharedObjects() ([]meta.Object, error) {
+	out := make([]meta.Object, 0, len(l.kvs))
+	for _, kv := range l.kvs {
+		obj, err := l.store.decodeShared(kv)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, obj)
+	}
+	return out, nil
+}
+
 // WriteJSON streams the list to w as JSON, one item at a time, so no more
 // than one item's rendering is held at once besides those the watch cache
 // keeps (its shared renderings). A failure midway leaves w with a partial

@@ -36,6 +36,10 @@ type Store struct {
 	// lastWrite is the revision of the latest write through this store;
 	// cached reads wait for it, so this server reads its own writes.
 	lastWrite atomic.Int64
+	// rootPrefix is StoragePrefix(prefix, Resource), made once.
+	rootPrefix string
+	// sharedKey names this store's decoded objects in a storage.Memo.
+	sharedKey string
 }
 
 // Config is what a Store needs besides its Resource.
@@ -62,7 +66,8 @@ func NewStore(r *Resource, c Config) *Store {
 	if mt == "" {
 		mt = MediaTypeProtobuf
 	}
-	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, admit: c.Admission, now: now, mediaType: mt}
+	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, admit: c.Admission, now: now, mediaType: mt,
+		rootPrefix: StoragePrefix(c.Prefix, r), sharedKey: "decoded " + r.GroupVersion().String() + ", Kind=" + r.Kind}
 }
 
 // StoragePrefix returns the key prefix under which r's objects are stored
@@ -81,7 +86,7 @@ func StorageResource(r *Resource) *Resource { return r.storageResource() }
 
 // keyPrefix returns the key prefix of all objects in namespace ns ("" for all namespaces).
 func (s *Store) keyPrefix(ns string) string {
-	p := StoragePrefix(s.prefix, s.Resource)
+	p := s.rootPrefix
 	if s.Resource.Namespaced && ns != "" {
 		p += ns + "/"
 	}
@@ -206,6 +211,36 @@ func (s *Store) GetCached(ctx context.Context, ns, name string) (meta.Object, er
 		}
 	}
 	return s.Get(ctx, ns, name)
+}
+
+// GetShared is GetCached, except that an object read from the watch cache
+// is decoded once per stored version and the same object is returned to
+// every caller until the object changes: the caller must not modify it.
+// It suits readers on the hot path (admission plugins) that only look.
+func (s *Store) GetShared(ctx context.Context, ns, name string) (meta.Object, error) {
+	if c, ok := s.storage.(interface {
+		GetCached(key string) (storage.KV, bool)
+		WaitRevision(ctx context.Context, rev int64, timeout time.Duration) error
+	}); ok && c.WaitRevision(ctx, s.lastWrite.Load(), time.Second) == nil {
+		if kv, ok := c.GetCached(s.key(ns, name)); ok {
+			return s.decodeShared(kv)
+		}
+	}
+	return s.Get(ctx, ns, name)
+}
+
+// decodeShared decodes kv once per stored version when it came from the
+// watch cache (which attaches a memo to each version), and every time
+// otherwise. The object is shared: nobody may modify it.
+func (s *Store) decodeShared(kv storage.KV) (meta.Object, error) {
+	if kv.Memo == nil {
+		return s.decode(kv)
+	}
+	v, err := kv.Memo.Value(s.sharedKey, func() (any, error) { return s.decode(kv) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(meta.Object), nil
 }
 
 // ListCached lists the objects in namespace ns ("" for all) from the

@@ -9,8 +9,9 @@ import "sync"
 // etcd have none.
 type Memo struct {
 	mu sync.Mutex
-	// mu guards m.
-	m map[string][]byte
+	// mu guards m and values.
+	m      map[string][]byte
+	values map[string]any
 }
 
 // NewMemo returns an empty memo.
@@ -43,4 +44,32 @@ func (m *Memo) Get(key string, render func() ([]byte, error)) ([]byte, error) {
 	}
 	m.m[key] = b
 	return b, nil
+}
+
+// Value is Get for a decoded form of the version (an object a reader
+// shares and must not change), stored apart from the renderings.
+func (m *Memo) Value(key string, make func() (any, error)) (any, error) {
+	if m == nil {
+		return make()
+	}
+	m.mu.Lock()
+	v, ok := m.values[key]
+	m.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err := make()
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.values == nil {
+		m.values = map[string]any{}
+	}
+	if prev, ok := m.values[key]; ok {
+		return prev, nil
+	}
+	m.values[key] = v
+	return v, nil
 }

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/test/integration/framework"
@@ -175,14 +174,20 @@ func TestPodPriority(t *testing.T) {
 	}
 	s.Do(t, "PATCH", api+"/high", `{"globalDefault":true}`, framework.Header{"Content-Type": "application/merge-patch+json"}).
 		ExpectStatus(t, http.StatusForbidden, "Forbidden")
-	framework.Eventually(t, 10*time.Second, "pods without a class to get the default", func() bool {
-		r := s.Do(t, "POST", pods+"?dryRun=All", pod("d", "", nil))
-		if r.Code != http.StatusCreated {
-			return false
-		}
-		c, p, _ := spec(t, r)
-		return c == "def" && p == 7
-	})
+	// The server reads its own writes: the very next pod create sees a new
+	// default, a changed one and a deleted one.
+	if c, p, _ := spec(t, s.Do(t, "POST", pods, pod("d", "", nil)).Expect(t, http.StatusCreated)); c != "def" || p != 7 {
+		t.Errorf("pod right after the default was made: %q %v, want def 7", c, p)
+	}
+	s.Do(t, "PATCH", api+"/def", `{"globalDefault":false}`, framework.Header{"Content-Type": "application/merge-patch+json"}).Expect(t, http.StatusOK)
+	s.Do(t, "PATCH", api+"/high", `{"globalDefault":true}`, framework.Header{"Content-Type": "application/merge-patch+json"}).Expect(t, http.StatusOK)
+	if c, p, _ := spec(t, s.Do(t, "POST", pods, pod("d2", "", nil)).Expect(t, http.StatusCreated)); c != "high" || p != 1000 {
+		t.Errorf("pod right after the default moved: %q %v, want high 1000", c, p)
+	}
+	s.Do(t, "DELETE", api+"/high", nil).Expect(t, http.StatusOK)
+	if c, p, _ := spec(t, s.Do(t, "POST", pods, pod("d3", "", nil)).Expect(t, http.StatusCreated)); c != "" || p != 0 {
+		t.Errorf("pod right after the default was deleted: %q %v, want no class, 0", c, p)
+	}
 }
 
 // TestPluginOff: with --disable-admission-plugins=Priority pods are stored

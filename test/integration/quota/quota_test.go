@@ -211,6 +211,17 @@ func TestLimitRangeDefaultsAndBounds(t *testing.T) {
 	if _, err := pods.Get(ctx, "greedy", meta.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("refused pod: get gave %v, want NotFound", err)
 	}
+	// A deleted range stops applying at the very next pod create.
+	if err := set.LimitRanges.Namespace("lr").Delete(ctx, "bounds", &meta.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p, err = pods.Create(ctx, pod("after", nil, rl("cpu", "1")), meta.WriteOptions{})
+	if err != nil {
+		t.Fatalf("pod after the range was deleted: %v", err)
+	}
+	if _, ok := p.Annotations["platform.io/limit-ranger"]; ok || len(p.Spec.Containers[0].Resources.Requests) != 1 {
+		t.Errorf("pod after the range was deleted got defaults: %v", p.Spec.Containers[0].Resources)
+	}
 	// An invalid range is refused by validation.
 	bad := &corev1.LimitRange{ObjectMeta: meta.ObjectMeta{Name: "bad"}, Spec: corev1.LimitRangeSpec{Limits: []corev1.LimitRangeItem{{
 		Type: corev1.LimitTypeContainer, Min: rl("cpu", "2"), Max: rl("cpu", "1")}}}}

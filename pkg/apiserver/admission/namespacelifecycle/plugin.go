@@ -16,9 +16,11 @@ import (
 const Name = "NamespaceLifecycle"
 
 // Namespaces reads a namespace, from a cache that includes this server's
-// own writes; it returns a NotFound API error for a missing one.
+// own writes, as an object shared with other readers that the plugin only
+// looks at (registry.Store's GetShared); it returns a NotFound API error
+// for a missing one.
 type Namespaces interface {
-	GetCached(ctx context.Context, ns, name string) (meta.Object, error)
+	GetShared(ctx context.Context, ns, name string) (meta.Object, error)
 }
 
 // Plugin guards namespaces' lifecycle.
@@ -56,7 +58,7 @@ func (p *Plugin) Validate(ctx context.Context, a *admission.Attributes) error {
 	if a.Namespace == "" || isNamespace {
 		return nil
 	}
-	obj, err := p.namespaces.GetCached(ctx, "", a.Namespace)
+	obj, err := p.namespaces.GetShared(ctx, "", a.Namespace)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 
 type fakeNamespaces map[string]*corev1.Namespace
 
-func (f fakeNamespaces) GetCached(_ context.Context, _, name string) (meta.Object, error) {
+func (f fakeNamespaces) GetShared(_ context.Context, _, name string) (meta.Object, error) {
 	if ns, ok := f[name]; ok {
 		return ns, nil
 	}

@@ -19,14 +19,26 @@ const DefaultEmptyTTL = 30 * time.Second
 // for whatever the cache holds, "" for a consistent read.
 type Source func(ctx context.Context, ns, rv string) ([]meta.Object, error)
 
-// StoreSource reads a registry store.
+// StoreSource reads a registry store. A read at "0" waits for the cache to
+// hold this server's own writes (Store.ListCached), so a range or quota
+// created or deleted here applies, or stops applying, to the next write.
+// Objects read from the watch cache are decoded once per version and
+// shared (List.SharedObjects): the lister's users must not modify them.
 func StoreSource(s *registry.Store) Source {
 	return func(ctx context.Context, ns, rv string) ([]meta.Object, error) {
-		res, err := s.List(ctx, ns, registry.ListOptions{ResourceVersion: rv})
+		var (
+			res *registry.List
+			err error
+		)
+		if rv == "0" {
+			res, err = s.ListCached(ctx, ns)
+		} else {
+			res, err = s.List(ctx, ns, registry.ListOptions{ResourceVersion: rv})
+		}
 		if err != nil {
 			return nil, err
 		}
-		return res.Objects()
+		return res.SharedObjects()
 	}
 }
 
@@ -50,7 +62,8 @@ func New[T meta.Object](src Source, ttl time.Duration, now func() time.Time) *Li
 	return &Lister[T]{src: src, ttl: ttl, now: now, emptyUntil: map[string]time.Time{}}
 }
 
-// List returns the objects in namespace ns.
+// List returns the objects in namespace ns. They may be shared with other
+// callers (see StoreSource): do not modify them.
 func (l *Lister[T]) List(ctx context.Context, ns string) ([]T, error) {
 	out, err := l.list(ctx, ns, "0")
 	if err != nil || len(out) > 0 {

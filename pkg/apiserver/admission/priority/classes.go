@@ -11,7 +11,8 @@ import (
 	"platform.io/platform/pkg/apiserver/registry"
 )
 
-// Classes is where the plugin reads priority classes.
+// Classes is where the plugin reads priority classes. The classes it
+// returns may be shared with other readers: the plugin only looks at them.
 type Classes interface {
 	// Get returns the class named name, or a NotFound API error.
 	Get(ctx context.Context, name string) (*schedulingv1.PriorityClass, error)
@@ -20,7 +21,8 @@ type Classes interface {
 }
 
 // storeClasses reads classes from the priorityclasses store, through its
-// watch cache when it has one.
+// watch cache when it has one, which decodes each version of a class once
+// (the plugin reads every class on each pod create without a class name).
 type storeClasses struct {
 	store *registry.Store
 }
@@ -31,7 +33,7 @@ var _ Classes = storeClasses{}
 func NewStoreClasses(store *registry.Store) Classes { return storeClasses{store: store} }
 
 func (c storeClasses) Get(ctx context.Context, name string) (*schedulingv1.PriorityClass, error) {
-	obj, err := c.store.GetCached(ctx, "", name)
+	obj, err := c.store.GetShared(ctx, "", name)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +49,7 @@ func (c storeClasses) List(ctx context.Context) ([]*schedulingv1.PriorityClass, 
 	if err != nil {
 		return nil, err
 	}
-	objs, err := l.Objects()
+	objs, err := l.SharedObjects()
 	if err != nil {
 		return nil, err
 	}

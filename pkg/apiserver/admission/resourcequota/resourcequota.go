@@ -98,9 +98,12 @@ func (p *Plugin) Validate(ctx context.Context, a *admission.Attributes) error {
 	if delta = quota.RemoveZeros(delta); len(delta) == 0 {
 		return nil
 	}
-	// Check every quota against what was listed before charging any.
+	// Check every quota against what was listed before charging any. The
+	// listed quotas are shared with other requests (nsobjects.StoreSource),
+	// so each is charged on a copy: charge replaces Status.Used.
 	for _, q := range charged {
-		if err := charge(q, gr, a.Object, delta); err != nil {
+		c := *q
+		if err := charge(&c, gr, a.Object, delta); err != nil {
 			return forbidden(err)
 		}
 	}

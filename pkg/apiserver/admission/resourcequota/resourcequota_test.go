@@ -216,3 +216,21 @@ func TestLostRaceRefunds(t *testing.T) {
 		t.Errorf("%d writes, want the charge and the refund of a", m.writes)
 	}
 }
+
+// TestListedQuotasUnchanged: the listed quotas are shared with other
+// requests (decoded once per version by the watch cache), so checking a
+// write against them must not change them.
+func TestListedQuotasUnchanged(t *testing.T) {
+	listed := newQuota("q", rl("pods", "5"), rl("pods", "1"))
+	m := &memQuotas{quotas: map[string]*corev1.ResourceQuota{"q": newQuota("q", rl("pods", "5"), rl("pods", "1"))},
+		stale: []*corev1.ResourceQuota{listed}}
+	if err := New(m, nil).Validate(t.Context(), podAttrs(nil, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if got := quota.Format(listed.Status.Used); got != "pods=1" {
+		t.Errorf("the listed quota's used became %s, want pods=1 (unchanged)", got)
+	}
+	if got := quota.Format(m.quotas["q"].Status.Used); got != "pods=2" {
+		t.Errorf("stored used %s, want pods=2", got)
+	}
+}

@@ -20,10 +20,11 @@ const Name = "ServiceAccount"
 // DefaultName is the service account of a pod that names none.
 const DefaultName = "default"
 
-// Getter reads one object, from a cache that never misses a fresh write
-// (registry.Store's GetCached).
+// Getter reads one object, from a cache that never misses a fresh write,
+// as an object shared with other readers that the plugin only looks at
+// (registry.Store's GetShared).
 type Getter interface {
-	GetCached(ctx context.Context, ns, name string) (meta.Object, error)
+	GetShared(ctx context.Context, ns, name string) (meta.Object, error)
 }
 
 // Plugin is the ServiceAccount admission plugin.
@@ -106,7 +107,7 @@ func (p *Plugin) Validate(ctx context.Context, a *admission.Attributes) error {
 // cannot be read, refuses the pod with 403 as upstream does; the error
 // names the account in upstream's words.
 func (p *Plugin) account(ctx context.Context, a *admission.Attributes, name string) (*corev1.ServiceAccount, error) {
-	obj, err := p.accounts.GetCached(ctx, a.Namespace, name)
+	obj, err := p.accounts.GetShared(ctx, a.Namespace, name)
 	if err != nil {
 		why := err.Error()
 		if apierrors.IsNotFound(err) {

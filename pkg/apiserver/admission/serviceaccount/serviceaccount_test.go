@@ -23,7 +23,7 @@ type accounts struct {
 	err   error
 }
 
-func (f accounts) GetCached(_ context.Context, ns, name string) (meta.Object, error) {
+func (f accounts) GetShared(_ context.Context, ns, name string) (meta.Object, error) {
 	if f.err != nil {
 		return nil, f.err
 	}

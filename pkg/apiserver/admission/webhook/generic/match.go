@@ -133,7 +133,7 @@ func (m *Matcher) namespaceMatches(ctx context.Context, h *Hook, a *admission.At
 	if m.Namespaces == nil {
 		return false, fmt.Errorf("no namespace store to read namespace %q", a.Namespace)
 	}
-	obj, err := m.Namespaces.GetCached(ctx, "", a.Namespace)
+	obj, err := m.Namespaces.GetShared(ctx, "", a.Namespace)
 	if err != nil {
 		return false, fmt.Errorf("read namespace %q: %w", a.Namespace, err)
 	}

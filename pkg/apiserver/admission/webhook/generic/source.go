@@ -14,7 +14,8 @@ import (
 // Source reads the webhooks of one configuration kind from its store. Each
 // call lists the configurations from the watch cache (resourceVersion 0),
 // so a change is seen within the cache's lag of etcd; the hooks of a
-// configuration are rebuilt only when its resourceVersion changes.
+// configuration are rebuilt only when its resourceVersion changes, and a
+// configuration is decoded once per version (List.SharedObjects).
 type Source struct {
 	store *registry.Store
 	hooks func(meta.Object) ([]Hook, error)
@@ -43,7 +44,7 @@ func (s *Source) Hooks(ctx context.Context) ([]Hook, error) {
 	if l.Len() == 0 {
 		return nil, nil
 	}
-	objs, err := l.Objects()
+	objs, err := l.SharedObjects()
 	if err != nil {
 		return nil, fmt.Errorf("decode webhook configurations: %w", err)
 	}
