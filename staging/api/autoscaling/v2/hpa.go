@@ -2,8 +2,8 @@ package v2
 
 import (
 	corev1 "platform.io/client/api/core/v1"
-	"platform.io/client/api/resource"
 	"platform.io/client/api/meta"
+	"platform.io/client/api/resource"
 )
 
 // HorizontalPodAutoscaler sets the replica count of a scalable object,

@@ -207,7 +207,9 @@ func TestValidateSpec(t *testing.T) {
 		{"bad select", func(s *autoscalingv2.HorizontalPodAutoscalerSpec) {
 			s.Behavior.ScaleUp.SelectPolicy = ptr[autoscalingv2.ScalingPolicySelect]("Sometimes")
 		}, "spec.behavior.scaleUp.selectPolicy:FieldValueNotSupported"},
-		{"no policies", func(s *autoscalingv2.HorizontalPodAutoscalerSpec) { s.Behavior.ScaleUp.Policies = []autoscalingv2.HPAScalingPolicy{} },
+		{"no policies", func(s *autoscalingv2.HorizontalPodAutoscalerSpec) {
+			s.Behavior.ScaleUp.Policies = []autoscalingv2.HPAScalingPolicy{}
+		},
 			"spec.behavior.scaleUp.policies:FieldValueRequired"},
 		{"bad policy", func(s *autoscalingv2.HorizontalPodAutoscalerSpec) {
 			s.Behavior.ScaleDown.Policies = []autoscalingv2.HPAScalingPolicy{{Type: "Nodes", Value: 0, PeriodSeconds: 1801}}
