@@ -31,7 +31,7 @@ type Options struct {
 func NewOptions() *Options {
 	return &Options{
 		Syncs: controller.NewSyncs("concurrent-horizontal-pod-autoscaler-syncs", 5,
-			"The number of horizontal pod autoscaler objects that are allowed to sync concurrently."),
+			"How many autoscalers are evaluated at once."),
 		SyncPeriod:              15 * time.Second,
 		Tolerance:               0.1,
 		DownscaleStabilization:  5 * time.Minute,
@@ -44,15 +44,15 @@ func NewOptions() *Options {
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.Syncs.AddFlags(fs)
 	fs.DurationVar(&o.SyncPeriod, "horizontal-pod-autoscaler-sync-period", o.SyncPeriod,
-		"The period for syncing the number of pods in horizontal pod autoscaler.")
+		"How often each autoscaler reads its metrics and sets its target's replica count.")
 	fs.Float64Var(&o.Tolerance, "horizontal-pod-autoscaler-tolerance", o.Tolerance,
-		"The minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling.")
+		"How far the ratio of current to target usage must be from 1.0 before the autoscaler changes the replica count.")
 	fs.DurationVar(&o.DownscaleStabilization, "horizontal-pod-autoscaler-downscale-stabilization", o.DownscaleStabilization,
-		"The period for which autoscaler will look backwards and not scale down below any recommendation it made during that period.")
+		"The scale-down stabilization window of autoscalers whose behavior sets none: a scale-down goes no lower than the highest recommendation of this period.")
 	fs.DurationVar(&o.CPUInitializationPeriod, "horizontal-pod-autoscaler-cpu-initialization-period", o.CPUInitializationPeriod,
-		"The period after pod start when CPU samples might be skipped.")
+		"How long after a pod starts its CPU samples are skipped while it is not ready or the sample predates its readiness.")
 	fs.DurationVar(&o.InitialReadinessDelay, "horizontal-pod-autoscaler-initial-readiness-delay", o.InitialReadinessDelay,
-		"The period after pod start during which readiness changes will be treated as initial readiness.")
+		"How long after a pod starts a not-ready pod is taken as still starting (its CPU sample is skipped) rather than as failing.")
 }
 
 // Validate reports values the loop cannot run with.
