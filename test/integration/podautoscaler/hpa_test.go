@@ -84,8 +84,8 @@ type env struct {
 
 const (
 	ns         = "default"
-	syncPeriod = time.Second
-	downWindow = 4 * time.Second
+	syncPeriod = 2 * time.Second
+	downWindow = 6 * time.Second
 )
 
 // start runs an API server, the deployment and replicaset loops, and the
@@ -215,9 +215,9 @@ func cpuPercent(h *autoscalingv2.HorizontalPodAutoscaler) int32 {
 func wait(t *testing.T, within time.Duration, cond func() string) time.Duration {
 	t.Helper()
 	start := time.Now()
-	msg := ""
+	msg, done := "", false
 	defer func() {
-		if t.Failed() {
+		if !done {
 			t.Logf("last check: %s", msg)
 		}
 	}()
@@ -225,6 +225,7 @@ func wait(t *testing.T, within time.Duration, cond func() string) time.Duration 
 		msg = cond()
 		return msg == ""
 	})
+	done = true
 	return time.Since(start)
 }
 
@@ -288,7 +289,7 @@ func TestAutoscaleDeployment(t *testing.T) {
 		return ""
 	})
 	seen := e.metrics.requests.Load()
-	wait(t, 10*time.Second, func() string {
+	wait(t, 20*time.Second, func() string {
 		if e.metrics.requests.Load() < seen+3 {
 			return "fewer than 3 more evaluations"
 		}
@@ -326,7 +327,7 @@ func TestAutoscaleDeployment(t *testing.T) {
 	// Lowered to 20%: the count holds for the stabilization window, then
 	// drops to ceil(0.4 * 5) = 2.
 	e.metrics.cpuMilli.Store(20)
-	took = wait(t, 20*time.Second, func() string {
+	took = wait(t, 30*time.Second, func() string {
 		if n := e.replicas(t, "web"); n == 5 {
 			return "not scaled down"
 		}
