@@ -73,6 +73,12 @@ func TestKubectl(t *testing.T) {
 	if got := strings.Join(strings.Fields(lines[1])[:7], " "); !strings.HasPrefix(got, "web Deployment/web cpu: <unknown>/50% 1 10 0") {
 		t.Errorf("get hpa row %q", lines[1])
 	}
+	out = run("describe", "hpa", "web")
+	for _, want := range []string{"Reference:", "Deployment/web", "Min replicas:", "Max replicas:", "10"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("describe hpa lacks %q:\n%s", want, out)
+		}
+	}
 	out = run("get", "horizontalpodautoscalers.v1.autoscaling", "web", "-o", "jsonpath={.apiVersion} {.spec.targetCPUUtilizationPercentage}")
 	if out != "autoscaling/v1 50" {
 		t.Errorf("get through v1: %q", out)
