@@ -317,7 +317,8 @@ func TestSet(t *testing.T) {
 		s.Namespaces, s.Pods, s.Nodes, s.Services, s.Endpoints, s.ConfigMaps, s.Secrets, s.Events, s.ServiceAccounts,
 		s.LimitRanges, s.ResourceQuotas,
 		s.Deployments, s.ReplicaSets, s.DaemonSets, s.StatefulSets, s.ControllerRevisions,
-		s.Jobs, s.CronJobs, s.CronJobsV1beta1, s.Leases,
+		s.Jobs, s.CronJobs, s.CronJobsV1beta1,
+		s.HorizontalPodAutoscalers, s.HorizontalPodAutoscalersV1, s.Leases,
 	}
 	rows := Resources()
 	if len(rows) != len(clients) {

@@ -4,6 +4,8 @@ import (
 	"reflect"
 
 	appsv1 "platform.io/client/api/apps/v1"
+	autoscalingv1 "platform.io/client/api/autoscaling/v1"
+	autoscalingv2 "platform.io/client/api/autoscaling/v2"
 	batchv1 "platform.io/client/api/batch/v1"
 	batchv1beta1 "platform.io/client/api/batch/v1beta1"
 	coordinationv1 "platform.io/client/api/coordination/v1"
@@ -37,6 +39,9 @@ type Set struct {
 	Jobs            *Client[batchv1.Job, *batchv1.Job]
 	CronJobs        *Client[batchv1.CronJob, *batchv1.CronJob]
 	CronJobsV1beta1 *Client[batchv1beta1.CronJob, *batchv1beta1.CronJob]
+
+	HorizontalPodAutoscalers   *Client[autoscalingv2.HorizontalPodAutoscaler, *autoscalingv2.HorizontalPodAutoscaler]
+	HorizontalPodAutoscalersV1 *Client[autoscalingv1.HorizontalPodAutoscaler, *autoscalingv1.HorizontalPodAutoscaler]
 
 	Leases *Client[coordinationv1.Lease, *coordinationv1.Lease]
 }
@@ -127,6 +132,14 @@ func builtins() []builtin {
 			func(s *Set, c *rest.Client, r Resource) { s.CronJobs = New[batchv1.CronJob](c, r) }},
 		{row(batch, "v1beta1", "cronjobs", "CronJob", true, status),
 			func(s *Set, c *rest.Client, r Resource) { s.CronJobsV1beta1 = New[batchv1beta1.CronJob](c, r) }},
+		{row(autoscalingv2.GroupName, "v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true, status),
+			func(s *Set, c *rest.Client, r Resource) {
+				s.HorizontalPodAutoscalers = New[autoscalingv2.HorizontalPodAutoscaler](c, r)
+			}},
+		{row(autoscalingv1.GroupName, "v1", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true, status),
+			func(s *Set, c *rest.Client, r Resource) {
+				s.HorizontalPodAutoscalersV1 = New[autoscalingv1.HorizontalPodAutoscaler](c, r)
+			}},
 		{row(coord, "v1", "leases", "Lease", true),
 			func(s *Set, c *rest.Client, r Resource) { s.Leases = New[coordinationv1.Lease](c, r) }},
 	}

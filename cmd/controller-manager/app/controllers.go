@@ -11,6 +11,7 @@ import (
 	"platform.io/platform/pkg/controller/namespace"
 	"platform.io/platform/pkg/controller/nodeipam"
 	"platform.io/platform/pkg/controller/nodelifecycle"
+	"platform.io/platform/pkg/controller/podautoscaler"
 	"platform.io/platform/pkg/controller/podgc"
 	"platform.io/platform/pkg/controller/replicaset"
 	"platform.io/platform/pkg/controller/resourcequota"
@@ -40,6 +41,7 @@ func Descriptors() []controller.Descriptor {
 		nodelifecycle.Descriptor(),
 		podgc.Descriptor(),
 		resourcequota.Descriptor(),
+		podautoscaler.Descriptor(),
 	}
 }
 
@@ -48,21 +50,22 @@ func Descriptors() []controller.Descriptor {
 // bootstrap roles system:controller:<account> are bound to.
 func ServiceAccount(loop string) string {
 	return map[string]string{
-		"deployment":             "deployment-controller",
-		"replicaset":             "replicaset-controller",
-		"statefulset":            "statefulset-controller",
-		"daemonset":              "daemon-set-controller",
-		"job":                    "job-controller",
-		"cronjob":                "cronjob-controller",
-		"ttl-after-finished":     "ttl-after-finished-controller",
-		"endpoint":               "endpoint-controller",
-		"garbagecollector":       "generic-garbage-collector",
-		"namespace":              "namespace-controller",
-		"serviceaccount":         "service-account-controller",
-		"root-ca-cert-publisher": "root-ca-cert-publisher",
-		"nodeipam":               "node-ipam-controller",
-		"nodelifecycle":          "node-controller",
-		"podgc":                  "pod-garbage-collector",
-		"resourcequota":          "resourcequota-controller",
+		"deployment":               "deployment-controller",
+		"replicaset":               "replicaset-controller",
+		"statefulset":              "statefulset-controller",
+		"daemonset":                "daemon-set-controller",
+		"job":                      "job-controller",
+		"cronjob":                  "cronjob-controller",
+		"ttl-after-finished":       "ttl-after-finished-controller",
+		"endpoint":                 "endpoint-controller",
+		"garbagecollector":         "generic-garbage-collector",
+		"namespace":                "namespace-controller",
+		"serviceaccount":           "service-account-controller",
+		"root-ca-cert-publisher":   "root-ca-cert-publisher",
+		"nodeipam":                 "node-ipam-controller",
+		"nodelifecycle":            "node-controller",
+		"podgc":                    "pod-garbage-collector",
+		"resourcequota":            "resourcequota-controller",
+		"horizontalpodautoscaling": "horizontal-pod-autoscaler",
 	}[loop]
 }

@@ -46,6 +46,10 @@ type Resource struct {
 	// Storage, when set, is the resource this one is stored as (another
 	// version of the same kind); objects convert to it on write and back on read.
 	Storage *Resource
+	// Convert, when set, moves objects between this version and Storage's
+	// (versions whose fields differ, such as autoscaling/v1 and v2); nil
+	// converts by the field names the versions share.
+	Convert *Conversion
 	// TTLSeconds, when set, gives objects an expiry (events).
 	TTLSeconds func() int64
 	// Table, when set, gives the resource custom Table columns; nil means
@@ -248,6 +252,15 @@ func (s Typed[T]) CheckUpdate(ctx context.Context, obj, old meta.Object) error {
 		return nil
 	}
 	return s.CheckUpdateFunc(ctx, any(obj).(*T), any(old).(*T))
+}
+
+// Conversion moves an object between a served version and its storage
+// version. Both functions return a new object and leave their input alone.
+type Conversion struct {
+	// ToStorage converts an object of the served kind to the storage kind.
+	ToStorage func(obj meta.Object) (meta.Object, error)
+	// FromStorage converts an object of the storage kind to the served kind.
+	FromStorage func(stored meta.Object) (meta.Object, error)
 }
 
 // ScaleAccessor reads and writes the replica count behind the scale subresource.

@@ -103,7 +103,13 @@ func (s *Store) encode(obj meta.Object) ([]byte, error) {
 	defer func() { m.ResourceVersion, m.SelfLink = rv, link }()
 	sr := s.Resource.storageResource()
 	if sr != s.Resource {
-		converted, err := convert(obj, sr.New)
+		var converted meta.Object
+		var err error
+		if c := s.Resource.Convert; c != nil {
+			converted, err = c.ToStorage(obj)
+		} else {
+			converted, err = convert(obj, sr.New)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -124,9 +130,20 @@ func (s *Store) encode(obj meta.Object) ([]byte, error) {
 // decode reads a stored object into the served version and stamps its
 // resourceVersion and selfLink.
 func (s *Store) decode(kv storage.KV) (meta.Object, error) {
+	c := s.Resource.Convert
 	obj := s.Resource.New()
+	if c != nil {
+		obj = s.Resource.storageResource().New()
+	}
 	if err := decodeStored(kv.Value, obj); err != nil {
 		return nil, apierrors.NewInternalError(fmt.Errorf("decode %s: %w", kv.Key, err))
+	}
+	if c != nil {
+		served, err := c.FromStorage(obj)
+		if err != nil {
+			return nil, apierrors.NewInternalError(fmt.Errorf("convert %s: %w", kv.Key, err))
+		}
+		obj = served
 	}
 	s.stamp(obj, kv.Revision)
 	return obj, nil

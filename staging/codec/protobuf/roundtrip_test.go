@@ -28,6 +28,7 @@ import (
 	authorizationv1 "platform.io/client/api/authorization/v1"
 	authorizationv1beta1 "platform.io/client/api/authorization/v1beta1"
 	autoscalingv1 "platform.io/client/api/autoscaling/v1"
+	autoscalingv2 "platform.io/client/api/autoscaling/v2"
 	batchv1 "platform.io/client/api/batch/v1"
 	batchv1beta1 "platform.io/client/api/batch/v1beta1"
 	coordinationv1 "platform.io/client/api/coordination/v1"
@@ -73,6 +74,10 @@ var kinds = map[string]func() protobuf.Message{
 	"apps/v1/ReplicaSetList":                                           func() protobuf.Message { return new(appsv1.ReplicaSetList) },
 	"apps/v1/StatefulSet":                                              func() protobuf.Message { return new(appsv1.StatefulSet) },
 	"apps/v1/StatefulSetList":                                          func() protobuf.Message { return new(appsv1.StatefulSetList) },
+	"autoscaling/v1/HorizontalPodAutoscaler":                           func() protobuf.Message { return new(autoscalingv1.HorizontalPodAutoscaler) },
+	"autoscaling/v1/HorizontalPodAutoscalerList":                       func() protobuf.Message { return new(autoscalingv1.HorizontalPodAutoscalerList) },
+	"autoscaling/v2/HorizontalPodAutoscaler":                           func() protobuf.Message { return new(autoscalingv2.HorizontalPodAutoscaler) },
+	"autoscaling/v2/HorizontalPodAutoscalerList":                       func() protobuf.Message { return new(autoscalingv2.HorizontalPodAutoscalerList) },
 	"autoscaling/v1/Scale":                                             func() protobuf.Message { return new(autoscalingv1.Scale) },
 	"batch/v1/CronJob":                                                 func() protobuf.Message { return new(batchv1.CronJob) },
 	"batch/v1/CronJobList":                                             func() protobuf.Message { return new(batchv1.CronJobList) },

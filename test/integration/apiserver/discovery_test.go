@@ -22,15 +22,15 @@ func TestDiscovery(t *testing.T) {
 		names[gm["name"].(string)] = gm
 	}
 	for _, g := range []string{"apps", "batch", "autoscaling", "coordination.platform.io"} {
-		if g == "autoscaling" {
-			continue // Scale is served as a subresource only
-		}
 		if names[g] == nil {
 			t.Fatalf("/apis lacks %s: %v", g, groups)
 		}
 	}
 	if get(names["batch"], "preferredVersion", "version") != "v1" || len(names["batch"]["versions"].([]any)) != 2 {
 		t.Fatalf("batch group: %v", names["batch"])
+	}
+	if get(names["autoscaling"], "preferredVersion", "version") != "v2" || len(names["autoscaling"]["versions"].([]any)) != 2 {
+		t.Fatalf("autoscaling group: %v", names["autoscaling"])
 	}
 	s.Do(t, "GET", "/apis/batch", nil).Expect(t, http.StatusOK)
 	s.Do(t, "GET", "/apis/nope", nil).ExpectStatus(t, http.StatusNotFound, "NotFound")
@@ -39,6 +39,8 @@ func TestDiscovery(t *testing.T) {
 		"/apis/apps/v1":                     {"deployments", "deployments/scale", "deployments/status", "deployments/rollback", "replicasets/scale", "statefulsets/scale", "daemonsets"},
 		"/apis/batch/v1":                    {"jobs", "cronjobs", "cronjobs/status"},
 		"/apis/batch/v1beta1":               {"cronjobs"},
+		"/apis/autoscaling/v2":              {"horizontalpodautoscalers", "horizontalpodautoscalers/status"},
+		"/apis/autoscaling/v1":              {"horizontalpodautoscalers", "horizontalpodautoscalers/status"},
 		"/apis/coordination.platform.io/v1": {"leases"},
 		"/apis/scheduling.platform.io/v1":   {"priorityclasses"},
 		"/apis/scheduling.k8s.io/v1":        {"priorityclasses"},

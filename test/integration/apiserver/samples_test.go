@@ -97,6 +97,16 @@ var samples = []sample{
 			return `{"metadata":{"name":"` + n + `"},"spec":{"schedule":"@hourly","jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"OnFailure","containers":[{"name":"c","image":"busybox"}]}}}}}}`
 		},
 		change: `{"spec":{"suspend":true}}`},
+	{path: "/apis/autoscaling/v2/namespaces/%s/horizontalpodautoscalers", kind: "HorizontalPodAutoscaler", apiVersion: "autoscaling/v2", namespaced: true, hasStatus: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},"maxReplicas":4}}`
+		},
+		change: `{"spec":{"maxReplicas":6}}`},
+	{path: "/apis/autoscaling/v1/namespaces/%s/horizontalpodautoscalers", kind: "HorizontalPodAutoscaler", apiVersion: "autoscaling/v1", namespaced: true, hasStatus: true,
+		body: func(n string) string {
+			return `{"metadata":{"name":"` + n + `"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},"maxReplicas":4,"targetCPUUtilizationPercentage":60}}`
+		},
+		change: `{"spec":{"maxReplicas":6}}`},
 	{path: "/apis/coordination.platform.io/v1/namespaces/%s/leases", kind: "Lease", apiVersion: "coordination.platform.io/v1", namespaced: true,
 		body: func(n string) string {
 			return `{"metadata":{"name":"` + n + `"},"spec":{"holderIdentity":"a","leaseDurationSeconds":15}}`

@@ -23,6 +23,7 @@ import (
 	"platform.io/platform/pkg/apiserver/registry/authorization/selfsubjectaccessreview"
 	"platform.io/platform/pkg/apiserver/registry/authorization/selfsubjectrulesreview"
 	"platform.io/platform/pkg/apiserver/registry/authorization/subjectaccessreview"
+	"platform.io/platform/pkg/apiserver/registry/autoscaling/horizontalpodautoscaler"
 	"platform.io/platform/pkg/apiserver/registry/batch/cronjob"
 	"platform.io/platform/pkg/apiserver/registry/batch/job"
 	"platform.io/platform/pkg/apiserver/registry/coordination/lease"
@@ -75,6 +76,7 @@ func Resources(c Config) []*registry.Resource {
 		rules = authz.AlwaysAllow{}
 	}
 	cronV1, cronV1beta1 := cronjob.Resources()
+	hpaV2, hpaV1 := horizontalpodautoscaler.Resources()
 	mutatingV1, mutatingV1beta1 := mutatingwebhookconfiguration.Resources()
 	validatingV1, validatingV1beta1 := validatingwebhookconfiguration.Resources()
 	// local is filled once every row is known: an APIService may not
@@ -104,6 +106,8 @@ func Resources(c Config) []*registry.Resource {
 		job.Resource(),
 		cronV1,
 		cronV1beta1,
+		hpaV2,
+		hpaV1,
 		lease.Resource(),
 		role.Resource(esc),
 		clusterrole.Resource(esc),

@@ -1,5 +1,6 @@
-// Package v1 holds the autoscaling/v1 Scale kind, the body of the /scale
-// subresource of Deployments, ReplicaSets, StatefulSets and scalable custom
+// Package v1 holds the autoscaling/v1 kinds: HorizontalPodAutoscaler (served
+// by conversion from its autoscaling/v2 storage form) and Scale,
+// the body of the /scale subresource of Deployments, ReplicaSets, StatefulSets and scalable custom
 // resources. Field names and numbers follow upstream's autoscaling/v1.
 package v1
 

@@ -43,3 +43,7 @@ func TestGroupVersion(t *testing.T) {
 		t.Errorf("SchemeGroupVersion = %q", got)
 	}
 }
+
+func TestHPATags(t *testing.T) {
+	apitest.CheckTags(t, HorizontalPodAutoscaler{}, HorizontalPodAutoscalerList{})
+}

@@ -5,6 +5,184 @@ package v1
 import "platform.io/client/codec/protobuf"
 
 // MarshalProto appends the protobuf encoding of m to b.
+func (m *CrossVersionObjectReference) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendString(b, 1, m.Kind)
+	b = protobuf.AppendString(b, 2, m.Name)
+	b = protobuf.AppendString(b, 3, m.APIVersion)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *CrossVersionObjectReference) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadString(typ, data, &m.Kind)
+		case 2:
+			data, err = protobuf.ReadString(typ, data, &m.Name)
+		case 3:
+			data, err = protobuf.ReadString(typ, data, &m.APIVersion)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *HorizontalPodAutoscaler) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ObjectMeta)
+	b = protobuf.AppendMessage(b, 2, &m.Spec)
+	b = protobuf.AppendMessage(b, 3, &m.Status)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *HorizontalPodAutoscaler) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.ObjectMeta)
+		case 2:
+			data, err = protobuf.ReadMessage(typ, data, &m.Spec)
+		case 3:
+			data, err = protobuf.ReadMessage(typ, data, &m.Status)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *HorizontalPodAutoscalerList) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ListMeta)
+	b = protobuf.AppendMessages(b, 2, m.Items)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *HorizontalPodAutoscalerList) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.ListMeta)
+		case 2:
+			data, err = protobuf.ReadMessages(num, typ, data, &m.Items)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *HorizontalPodAutoscalerSpec) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendMessage(b, 1, &m.ScaleTargetRef)
+	b = protobuf.AppendIntPtr(b, 2, m.MinReplicas)
+	b = protobuf.AppendInt(b, 3, m.MaxReplicas)
+	b = protobuf.AppendIntPtr(b, 4, m.TargetCPUUtilizationPercentage)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *HorizontalPodAutoscalerSpec) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadMessage(typ, data, &m.ScaleTargetRef)
+		case 2:
+			data, err = protobuf.ReadIntPtr(typ, data, &m.MinReplicas)
+		case 3:
+			data, err = protobuf.ReadInt(typ, data, &m.MaxReplicas)
+		case 4:
+			data, err = protobuf.ReadIntPtr(typ, data, &m.TargetCPUUtilizationPercentage)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
+func (m *HorizontalPodAutoscalerStatus) MarshalProto(b []byte) []byte {
+	b = protobuf.AppendIntPtr(b, 1, m.ObservedGeneration)
+	if m.LastScaleTime != nil {
+		b = protobuf.AppendMessage(b, 2, m.LastScaleTime)
+	}
+	b = protobuf.AppendInt(b, 3, m.CurrentReplicas)
+	b = protobuf.AppendInt(b, 4, m.DesiredReplicas)
+	b = protobuf.AppendIntPtr(b, 5, m.CurrentCPUUtilizationPercentage)
+	return b
+}
+
+// UnmarshalProto decodes the protobuf encoding data into m.
+func (m *HorizontalPodAutoscalerStatus) UnmarshalProto(data []byte) error {
+	var err error
+	for len(data) > 0 {
+		var num protobuf.Number
+		var typ protobuf.Type
+		if num, typ, data, err = protobuf.ReadTag(data); err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			data, err = protobuf.ReadIntPtr(typ, data, &m.ObservedGeneration)
+		case 2:
+			data, err = protobuf.ReadMessagePtr(typ, data, &m.LastScaleTime)
+		case 3:
+			data, err = protobuf.ReadInt(typ, data, &m.CurrentReplicas)
+		case 4:
+			data, err = protobuf.ReadInt(typ, data, &m.DesiredReplicas)
+		case 5:
+			data, err = protobuf.ReadIntPtr(typ, data, &m.CurrentCPUUtilizationPercentage)
+		default:
+			data, err = protobuf.Skip(num, typ, data)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarshalProto appends the protobuf encoding of m to b.
 func (m *Scale) MarshalProto(b []byte) []byte {
 	b = protobuf.AppendMessage(b, 1, &m.ObjectMeta)
 	b = protobuf.AppendMessage(b, 2, &m.Spec)

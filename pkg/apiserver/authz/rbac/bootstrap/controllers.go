@@ -96,6 +96,14 @@ var Controllers = []Controller{
 		rule("list", "watch").groups(legacy).resources("configmaps", "namespaces"),
 		eventsRule(),
 	)},
+	{"horizontalpodautoscaling", "horizontal-pod-autoscaler", rules(
+		rule("get", "list", "watch").groups("autoscaling").resources("horizontalpodautoscalers"),
+		rule("update").groups("autoscaling").resources("horizontalpodautoscalers/status"),
+		rule("get", "update").groups("*").resources("*/scale"),
+		rule("list", "watch").groups(legacy).resources("pods"),
+		rule("list").groups("metrics.platform.io", "metrics.k8s.io").resources("pods"),
+		eventsRule(),
+	)},
 	{"resourcequota", "resourcequota-controller", rules(
 		rule("list", "watch").groups("*").resources("*"),
 		rule("update").groups(legacy).resources("resourcequotas/status"),

@@ -94,6 +94,10 @@ func Needs() map[string][]Need {
 		"resourcequota": append(append(needs([]string{"list", "watch"}, legacy, "resourcequotas", "pods", "services", "configmaps", "secrets"),
 			needs([]string{"list", "watch"}, apps, "deployments", "replicasets", "statefulsets", "daemonsets")...),
 			append(needs([]string{"list", "watch"}, batch, "jobs", "cronjobs"), needSub("update", legacy, "resourcequotas", "status"))...),
+		"horizontalpodautoscaling": append(needs([]string{"list", "watch"}, "autoscaling", "horizontalpodautoscalers"),
+			needSub("update", "autoscaling", "horizontalpodautoscalers", "status"),
+			needSub("get", apps, "deployments", "scale"), needSub("update", apps, "deployments", "scale"),
+			need("list", legacy, "pods"), need("watch", legacy, "pods"), need("list", "metrics.platform.io", "pods")),
 		"podgc": append(needs([]string{"list", "watch", "delete"}, legacy, "pods"), needs([]string{"get", "list", "watch"}, legacy, "nodes")...),
 	}
 	cm := append(daemonNeeds(managerLock),
