@@ -265,7 +265,12 @@ func (f *FieldManager) Apply(live meta.Object, config []byte, manager, subresour
 		m = newManaged()
 	}
 	restore := hideManaged(live)
-	defer restore()
+	restored := false
+	defer func() {
+		if !restored {
+			restore()
+		}
+	}()
 	liveTV, err := f.c.Type.FromStructured(live, typed.AllowDuplicates)
 	if err != nil {
 		return nil, apierrors.NewInternalError(fmt.Errorf("typed live object: %w", err))
@@ -321,7 +326,7 @@ func (f *FieldManager) Apply(live meta.Object, config []byte, manager, subresour
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
-	restore()
+	restored = true
 	out.GetObjectMeta().ManagedFields = entries
 	if manager == kubectlManager {
 		syncLastApplied(out, cfg)

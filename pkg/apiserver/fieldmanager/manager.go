@@ -2,40 +2,25 @@ package fieldmanager
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"unicode"
 )
 
-// maxManagerLength bounds a fieldManager name, as upstream.
-const maxManagerLength = 128
-
-// DefaultManager names the manager of writes that carry neither a
-// fieldManager nor a User-Agent: writes the server makes itself.
+// DefaultManager names the manager of writes made without a request: the
+// server's own.
 const DefaultManager = "platform-apiserver"
 
 // ManagerFor returns the field manager of a request: the fieldManager
-// parameter if given, else the User-Agent up to its first '/', which is
-// how each daemon's writes appear under its own name (a User-Agent of
-// "platform-scheduler/v1.2.3 (linux/amd64)" gives "platform-scheduler").
-func ManagerFor(fieldManager, userAgent string) (string, error) {
+// parameter if given (the handler validates it), else the User-Agent up to
+// its first '/', as upstream derives it. That is how each daemon's writes
+// appear under its own name: a User-Agent of
+// "platform-scheduler/v1.2.3 (linux/amd64) platform/abc1234" gives
+// "platform-scheduler".
+func ManagerFor(fieldManager, userAgent string) string {
 	if fieldManager != "" {
-		if len(fieldManager) > maxManagerLength {
-			return "", fmt.Errorf("fieldManager: Too long: may not be more than %d bytes", maxManagerLength)
-		}
-		for _, r := range fieldManager {
-			if !unicode.IsPrint(r) {
-				return "", fmt.Errorf("fieldManager: Invalid value: %q: must only contain printable characters", fieldManager)
-			}
-		}
-		return fieldManager, nil
+		return fieldManager
 	}
 	name, _, _ := strings.Cut(userAgent, "/")
-	name = strings.TrimSpace(name)
-	if len(name) > maxManagerLength {
-		name = name[:maxManagerLength]
-	}
-	return name, nil
+	return name
 }
 
 type managerKey struct{}
