@@ -19,7 +19,9 @@ var (
 	mergeJSON = framework.Header{"Content-Type": "application/merge-patch+json"}
 )
 
-func agent(name string) framework.Header { return framework.Header{"User-Agent": name + "/v1.0.0 (linux/amd64)"} }
+func agent(name string) framework.Header {
+	return framework.Header{"User-Agent": name + "/v1.0.0 (linux/amd64)"}
+}
 
 func both(a, b framework.Header) framework.Header {
 	out := framework.Header{}
