@@ -17,6 +17,7 @@ import (
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/fieldmanager"
+	"platform.io/platform/pkg/component/version"
 	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/apps/deployment"
@@ -421,6 +422,11 @@ func TestManagerFor(t *testing.T) {
 		{"", "kubectl/v1.30.0 (linux/amd64) kubernetes/abc", "kubectl"},
 		{"kubectl", "kubectl/v1.30.0 (linux/amd64) kubernetes/abc", "kubectl"},
 		{"", "", ""},
+	}
+	// The daemons' own User-Agents name them.
+	for _, daemon := range []string{"platform-scheduler", "platform-controller-manager", "platform-cloud-controller-manager"} {
+		tests = append(tests, struct{ param, ua, want string }{"", version.Get().UserAgent(daemon), daemon})
+		tests = append(tests, struct{ param, ua, want string }{"", version.Get().UserAgent(daemon) + "/leader-election", daemon})
 	}
 	for _, tt := range tests {
 		if got := fieldmanager.ManagerFor(tt.param, tt.ua); got != tt.want {
