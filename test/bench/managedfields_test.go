@@ -107,7 +107,7 @@ func BenchmarkApplyLatency(b *testing.B) {
 		}
 	}
 	sides := []writeSide{
-		{name: "merge patch", write: func(lo, hi int) result {
+		{name: "strategic-merge", write: func(lo, hi int) result {
 			return run(1, hi-lo, scenarioLimit, func(ctx context.Context, j int) error {
 				patch := fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"app","image":"registry.example/app:%d"}]}}}}`, lo+j+1)
 				return client.Patch(rest.StrategicMergePatchType).Group("apps").Version("v1").Namespace(ns).Resource("deployments").Name("by-merge").

@@ -160,12 +160,12 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 		live = f.c.New()
 	}
 	restore := hideManaged(live, obj)
-	liveTV, err := f.c.Type.FromStructured(live, typed.AllowDuplicates)
+	liveTV, err := f.structured(live)
 	if err != nil {
 		restore()
 		return fmt.Errorf("typed live object: %w", err)
 	}
-	newTV, err := f.c.Type.FromStructured(obj, typed.AllowDuplicates)
+	newTV, err := f.structured(obj)
 	if err != nil {
 		restore()
 		return fmt.Errorf("typed new object: %w", err)
@@ -197,6 +197,18 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 	}
 	om.ManagedFields, err = m.encode()
 	return err
+}
+
+// structured reads a Go object of the kind as a typed value. The object
+// went through the kind's decoding and validation already and its Go type
+// is what the schema was built from, so it is not validated again: that
+// walk would double the cost of tracking a write.
+func (f *FieldManager) structured(obj meta.Object) (*typed.TypedValue, error) {
+	v, err := value.NewValueReflect(obj)
+	if err != nil {
+		return nil, err
+	}
+	return typed.AsTypedUnvalidated(v, f.c.Type.Schema, f.c.Type.TypeRef), nil
 }
 
 // requestOrLive picks the managedFields a write starts from: the
