@@ -17,11 +17,11 @@ import (
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/fieldmanager"
-	"platform.io/platform/pkg/component/version"
 	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/apps/deployment"
 	"platform.io/platform/pkg/apiserver/registry/core/configmap"
+	"platform.io/platform/pkg/component/version"
 )
 
 // clock is a manual clock: each reading is one second after the last.
