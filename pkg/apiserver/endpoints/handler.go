@@ -11,6 +11,7 @@ import (
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/fieldmanager"
 	"platform.io/platform/pkg/apiserver/registry"
 )
 
@@ -117,7 +118,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	req := &request{w: w, r: r, info: info, store: s, lg: h.lg, out: out, minRequestTimeout: h.cfg.MinRequestTimeout, features: h.cfg.Features}
 	// Warnings from the store, its strategies and admission become
 	// Warning headers of the response.
-	req.r = r.WithContext(registry.WithWarnings(r.Context(), func(msg string) { addWarning(w.Header(), msg) }))
+	ctx := registry.WithWarnings(r.Context(), func(msg string) { addWarning(w.Header(), msg) })
+	ctx = fieldmanager.WithManager(ctx, fieldmanager.ManagerFor(r.URL.Query().Get("fieldManager"), r.UserAgent()))
+	req.r = r.WithContext(ctx)
 	if s.Resource.Virtual != nil {
 		req.serveVirtual()
 		return

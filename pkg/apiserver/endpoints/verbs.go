@@ -11,6 +11,7 @@ import (
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/fieldmanager"
 	"platform.io/platform/pkg/apiserver/patch"
 	"platform.io/platform/pkg/apiserver/registry"
 )
@@ -215,17 +216,62 @@ func (q *request) patch(part registry.Part) {
 		q.fail(err)
 		return
 	}
-	pt, body, err := patchBody(q.r)
+	pt, body, err := patchBody(q.r, applyNotServed(q.store))
 	if err != nil {
 		q.fail(err)
 		return
 	}
-	out, _, err := q.store.Update(q.ctx(), q.info.Namespace, q.info.Name, q.patchTransform(pt, body), registry.UpdateOptions{Part: part, DryRun: dry, Patch: true})
+	force, err := patchOptions(q.r, pt)
 	if err != nil {
 		q.fail(err)
 		return
 	}
-	q.write(http.StatusOK, out)
+	transform := q.patchTransform(pt, body)
+	apply := pt == applyPatch
+	if apply {
+		transform = q.applyTransform(body, part, force)
+	}
+	out, created, err := q.store.Update(q.ctx(), q.info.Namespace, q.info.Name, transform, registry.UpdateOptions{Part: part, DryRun: dry, Patch: true, Apply: apply})
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	code := http.StatusOK
+	if created {
+		code = http.StatusCreated
+	}
+	q.write(code, out)
+}
+
+// applyTransform merges an applied configuration into the current object
+// (nil when apply creates it) as the request's field manager.
+func (q *request) applyTransform(config []byte, part registry.Part, force bool) registry.TransformFunc {
+	res := q.store.Resource
+	subresource := ""
+	if part == registry.StatusPart {
+		subresource = "status"
+	}
+	return func(ctx context.Context, cur meta.Object) (meta.Object, error) {
+		rv := ""
+		if cur != nil {
+			rv = cur.GetObjectMeta().ResourceVersion
+		}
+		obj, err := q.store.FieldManager().Apply(cur, config, fieldmanager.ManagerFrom(ctx), subresource, force)
+		if err != nil {
+			return nil, err
+		}
+		if err := q.checkNameAndNamespace(obj); err != nil {
+			return nil, err
+		}
+		m := obj.GetObjectMeta()
+		if m.ResourceVersion != "" && m.ResourceVersion != rv {
+			// A resourceVersion in the configuration is a precondition.
+			return nil, apierrors.NewConflict(res.GroupResource(), q.info.Name,
+				fmt.Errorf("the object has been modified; please apply your changes to the latest version and try again"))
+		}
+		m.ResourceVersion = rv
+		return obj, nil
+	}
 }
 
 func (q *request) delete() {

@@ -241,6 +241,18 @@ func (d *definitions) property(owner reflect.Type, f reflect.StructField, opts s
 	if v := f.Tag.Get("patchMergeKey"); v != "" {
 		p.setExt(extPatchMergeKey, v)
 	}
+	// Server-side apply's merge semantics, where the patch strategy does
+	// not already say them: listType (atomic, set, map) with listMapKeys
+	// (comma separated), and mapType (atomic, granular).
+	if v := f.Tag.Get("listType"); v != "" {
+		p.setExt(extListType, v)
+	}
+	if v := f.Tag.Get("listMapKeys"); v != "" {
+		p.setExt(extListMapKeys, strings.Split(v, ","))
+	}
+	if v := f.Tag.Get("mapType"); v != "" {
+		p.setExt(extMapType, v)
+	}
 	return p, nil
 }
 

@@ -18,6 +18,9 @@ type write struct {
 	ns, name    string
 	options     any
 	dryRun      bool
+	// applied marks a server-side apply, whose managedFields the apply
+	// itself computed.
+	applied bool
 }
 
 // attributes returns the admission attributes of w on obj (nil on a

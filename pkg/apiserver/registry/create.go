@@ -114,6 +114,7 @@ func (s *Store) admitCreate(ctx context.Context, w write, obj meta.Object) (meta
 	if err := s.validateAdmission(ctx, w, obj, nil); err != nil {
 		return nil, err
 	}
+	s.trackFields(ctx, w, nil, obj)
 	return obj, nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"platform.io/client/codec/protobuf"
 
 	"platform.io/platform/pkg/apiserver/admission"
+	"platform.io/platform/pkg/apiserver/fieldmanager"
 	"platform.io/platform/pkg/apiserver/storage"
 )
 
@@ -33,6 +34,8 @@ type Store struct {
 	admit     admission.Admitter
 	now       func() time.Time
 	mediaType string
+	// fields keeps managedFields; nil when they are not tracked.
+	fields *fieldmanager.FieldManager
 	// lastWrite is the revision of the latest write through this store;
 	// cached reads wait for it, so this server reads its own writes.
 	lastWrite atomic.Int64
@@ -54,6 +57,10 @@ type Config struct {
 	// MediaType is how objects are written: MediaTypeProtobuf (the default)
 	// or MediaTypeJSON. Either is read.
 	MediaType string
+	// FieldManager keeps metadata.managedFields on every write and serves
+	// server-side apply; nil leaves managedFields as written and refuses
+	// apply (the ServerSideApply feature gate off).
+	FieldManager *fieldmanager.FieldManager
 }
 
 // NewStore returns the store of r.
@@ -66,8 +73,21 @@ func NewStore(r *Resource, c Config) *Store {
 	if mt == "" {
 		mt = MediaTypeProtobuf
 	}
-	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, admit: c.Admission, now: now, mediaType: mt,
+	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, admit: c.Admission, now: now, mediaType: mt, fields: c.FieldManager,
 		rootPrefix: StoragePrefix(c.Prefix, r), sharedKey: "decoded " + r.GroupVersion().String() + ", Kind=" + r.Kind}
+}
+
+// FieldManager returns the store's field manager, nil when managedFields
+// are not tracked.
+func (s *Store) FieldManager() *fieldmanager.FieldManager { return s.fields }
+
+// trackFields records the write's changes from old (nil on create) to obj
+// in obj's managedFields, under the request's field manager.
+func (s *Store) trackFields(ctx context.Context, w write, old, obj meta.Object) {
+	if s.fields == nil || w.applied {
+		return
+	}
+	s.fields.Update(old, obj, fieldmanager.ManagerFrom(ctx), w.subresource)
 }
 
 // StoragePrefix returns the key prefix under which r's objects are stored

@@ -44,6 +44,9 @@ type UpdateOptions struct {
 	// Replace marks a transform that ignores the current object (a PUT of
 	// a whole object), which is then passed as nil and not decoded for it.
 	Replace bool
+	// Apply marks a server-side apply: its transform computes the
+	// managedFields, and it creates the object where none exists.
+	Apply bool
 	// Subresource names the subresource written through a transform of
 	// the whole object ("scale"), for admission; Part names the others.
 	Subresource string
@@ -116,7 +119,7 @@ func (s *Store) Update(ctx context.Context, ns, name string, transform Transform
 }
 
 func (s *Store) createOnUpdate(ctx context.Context, ns, name string, transform TransformFunc, opts UpdateOptions) (meta.Object, error) {
-	if opts.Patch || opts.Part != Main || !s.Resource.AllowCreateOnUpdate {
+	if opts.Part != Main || (opts.Patch || !s.Resource.AllowCreateOnUpdate) && !opts.Apply {
 		return nil, apierrors.NewNotFound(s.Resource.GroupResource(), name)
 	}
 	obj, err := transform(ctx, nil)
@@ -126,7 +129,7 @@ func (s *Store) createOnUpdate(ctx context.Context, ns, name string, transform T
 	if rv := obj.GetObjectMeta().ResourceVersion; rv != "" {
 		return nil, apierrors.NewNotFound(s.Resource.GroupResource(), name)
 	}
-	w := write{op: admission.Create, ns: ns, name: name, options: updateOptions(opts), dryRun: opts.DryRun}
+	w := write{op: admission.Create, ns: ns, name: name, options: updateOptions(opts), dryRun: opts.DryRun, applied: opts.Apply}
 	return s.admitCreate(ctx, w, obj)
 }
 
@@ -147,13 +150,24 @@ func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform
 	if err != nil {
 		return nil, nil, err
 	}
+	// The status and finalize rules write into old itself; managedFields
+	// compare the result with a copy of what was stored.
+	prior := old
+	if opts.Part != Main && s.fields != nil && !opts.Apply {
+		if prior, err = s.decode(cur); err != nil {
+			return nil, nil, err
+		}
+	}
 	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
 	if err := s.checkVersion(m, om, opts); err != nil {
 		return nil, nil, err
 	}
 	// Mutating admission sees the whole defaulted object; what the part
 	// written may not change is then taken back from old.
-	w := write{op: admission.Update, subresource: opts.subresource(), ns: om.Namespace, name: om.Name, options: updateOptions(opts), dryRun: opts.DryRun}
+	w := write{op: admission.Update, subresource: opts.subresource(), ns: om.Namespace, name: om.Name, options: updateOptions(opts), dryRun: opts.DryRun, applied: opts.Apply}
+	// An apply computed its managedFields; the part's rules below must
+	// not take them back from old.
+	applied := m.ManagedFields
 	if s.admitter(ctx) != nil {
 		s.Resource.Strategy.Default(obj)
 		if obj, err = s.mutate(ctx, w, obj, old); err != nil {
@@ -200,6 +214,10 @@ func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform
 	if err := s.validateAdmission(ctx, w, obj, old); err != nil {
 		return nil, nil, err
 	}
+	if opts.Apply {
+		m.ManagedFields = applied
+	}
+	s.trackFields(ctx, w, prior, obj)
 	return obj, old, nil
 }
 

@@ -29,6 +29,7 @@ import (
 	"platform.io/platform/pkg/apiserver/authz"
 	"platform.io/platform/pkg/apiserver/authz/rbac"
 	"platform.io/platform/pkg/apiserver/endpoints"
+	"platform.io/platform/pkg/apiserver/fieldmanager"
 	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/pkg/apiserver/registry"
@@ -105,7 +106,10 @@ func New(ctx context.Context, lg *zap.Logger, o *options.Options) (*Server, erro
 		s.Close()
 		return nil, err
 	}
-	s.buildStores()
+	if err := s.buildStores(); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if err := s.buildAdmission(); err != nil {
 		s.Close()
 		return nil, err
@@ -159,20 +163,46 @@ func (s *Server) connectEtcd(ctx context.Context) error {
 	return nil
 }
 
-func (s *Server) buildStores() {
+func (s *Server) buildStores() error {
 	rows := builtin.Resources(builtin.Config{EventTTL: s.opts.API.EventTTL, ServiceAccountTokens: s.saTokens.registryConfig(), TokenReviews: tokenreview.Config{Authenticator: tokenReviews{s}, APIAudiences: s.saTokens.config.APIAudiences}, Escalation: s.rbac.escalation,
 		Authorizer: lateAuthorizer{s}, RuleResolver: lateAuthorizer{s}})
 	prefix := s.opts.Etcd.Prefix
 	backends := s.buildBackends(rows)
+	fields, err := s.fieldManagers(rows)
+	if err != nil {
+		return err
+	}
 	cfg := func(r *registry.Resource) registry.Config {
 		return registry.Config{Storage: backends[registry.StoragePrefix(prefix, r)], Prefix: prefix, MediaType: s.opts.Etcd.StorageMediaType,
-			Admission: lateAdmission{s}}
+			Admission: lateAdmission{s}, FieldManager: fields(r)}
 	}
 	s.storeConfig = cfg
 	for _, r := range rows {
 		s.stores = append(s.stores, registry.NewStore(r, cfg(r)))
 	}
 	s.saTokens.useStores(s)
+	return nil
+}
+
+// fieldManagers returns what gives each row its field manager: none with
+// the ServerSideApply gate off, else one over the typed schema converted
+// once from the OpenAPI definitions (deduced for a kind without one).
+func (s *Server) fieldManagers(rows []*registry.Resource) (func(*registry.Resource) *fieldmanager.FieldManager, error) {
+	if !s.opts.Features.Enabled(options.ServerSideApply) {
+		return func(*registry.Resource) *fieldmanager.FieldManager { return nil }, nil
+	}
+	ts, err := openapi.BuildTypedSchema(rows)
+	if err != nil {
+		return nil, fmt.Errorf("build the typed schema of server-side apply: %w", err)
+	}
+	lg := s.lg.Named("fieldmanager")
+	return func(r *registry.Resource) *fieldmanager.FieldManager {
+		if r.Virtual != nil {
+			return nil
+		}
+		pt, _ := ts.Type(r.GroupVersionKind())
+		return fieldmanager.New(lg, fieldmanager.Config{Type: pt, APIVersion: r.GroupVersion().String(), Kind: r.Kind, New: r.New, HasStatus: r.HasStatus})
+	}, nil
 }
 
 // buildBackends returns the storage of each stored resource, by key prefix:

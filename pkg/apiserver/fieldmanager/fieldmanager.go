@@ -1,0 +1,417 @@
+package fieldmanager
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/merge"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+
+	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/meta"
+)
+
+// Manager names the field manager of upstream's special entries.
+const (
+	// beforeFirstApply owns every field of an object written before
+	// managedFields were kept, when it is first applied to.
+	beforeFirstApply = "before-first-apply"
+	// ancientChanges collects the oldest update managers past the cap.
+	ancientChanges = "ancient-changes"
+	// maxUpdateManagers is how many Update entries an object keeps.
+	maxUpdateManagers = 10
+)
+
+// Config is what a FieldManager needs.
+type Config struct {
+	// Type parses objects of the kind; typed.DeducedParseableType for a
+	// kind without a schema.
+	Type typed.ParseableType
+	// APIVersion is the served group/version the entries name.
+	APIVersion string
+	// Kind is the served kind an applied configuration must name.
+	Kind string
+	// New returns an empty object of the kind.
+	New func() meta.Object
+	// HasStatus says the kind's status is written only through /status:
+	// a main-resource write neither owns nor conflicts on status, and a
+	// status write owns nothing else.
+	HasStatus bool
+	// Now is the clock of the entries' times; nil means time.Now.
+	Now func() time.Time
+}
+
+// FieldManager keeps the managedFields of one served kind and version.
+// It is safe for concurrent use.
+type FieldManager struct {
+	c       Config
+	version fieldpath.APIVersion
+	// updaters by subresource: "" for the main resource, "status".
+	main, status *merge.Updater
+	lg           *zap.Logger
+}
+
+// New returns the field manager of a kind.
+func New(lg *zap.Logger, c Config) *FieldManager {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	v := fieldpath.APIVersion(c.APIVersion)
+	f := &FieldManager{c: c, version: v, lg: lg}
+	mainFilter, statusFilter := ignoreFilters(c.Type, c.HasStatus)
+	f.main = (&merge.UpdaterBuilder{Converter: sameFields{}, IgnoreFilter: filterFor(v, mainFilter)}).BuildUpdater()
+	f.status = (&merge.UpdaterBuilder{Converter: sameFields{}, IgnoreFilter: filterFor(v, statusFilter)}).BuildUpdater()
+	return f
+}
+
+func filterFor(v fieldpath.APIVersion, f fieldpath.Filter) map[fieldpath.APIVersion]fieldpath.Filter {
+	if f == nil {
+		return nil
+	}
+	return map[fieldpath.APIVersion]fieldpath.Filter{v: f}
+}
+
+// ignoreFilters returns what the main resource and the status subresource
+// do not own: status for the first, every other top-level field for the
+// second (the fields upstream's strategies reset).
+func ignoreFilters(pt typed.ParseableType, hasStatus bool) (mainF, statusF fieldpath.Filter) {
+	if !hasStatus {
+		return nil, nil
+	}
+	mainF = fieldpath.NewExcludeSetFilter(fieldpath.NewSet(fieldpath.MakePathOrDie("status")))
+	atom, ok := pt.Schema.Resolve(pt.TypeRef)
+	if !ok || atom.Map == nil {
+		return mainF, nil
+	}
+	others := fieldpath.NewSet()
+	for _, f := range atom.Map.Fields {
+		switch f.Name {
+		case "status", "apiVersion", "kind", "metadata":
+			continue
+		}
+		others.Insert(fieldpath.MakePathOrDie(f.Name))
+	}
+	for _, name := range []string{"labels", "annotations", "finalizers", "ownerReferences"} {
+		others.Insert(fieldpath.MakePathOrDie("metadata", name))
+	}
+	return mainF, fieldpath.NewExcludeSetFilter(others)
+}
+
+// sameFields is the converter between the served versions of a kind:
+// they share field names, so an object needs no conversion.
+type sameFields struct{}
+
+func (sameFields) Convert(o *typed.TypedValue, _ fieldpath.APIVersion) (*typed.TypedValue, error) {
+	return o, nil
+}
+
+func (sameFields) IsMissingVersionError(error) bool { return false }
+
+func (f *FieldManager) updater(subresource string) *merge.Updater {
+	if subresource == "status" {
+		return f.status
+	}
+	return f.main
+}
+
+// stripped are the fields no manager owns: identity and server-set metadata.
+var stripped = fieldpath.NewSet(
+	fieldpath.MakePathOrDie("apiVersion"),
+	fieldpath.MakePathOrDie("kind"),
+	fieldpath.MakePathOrDie("metadata"),
+	fieldpath.MakePathOrDie("metadata", "name"),
+	fieldpath.MakePathOrDie("metadata", "namespace"),
+	fieldpath.MakePathOrDie("metadata", "creationTimestamp"),
+	fieldpath.MakePathOrDie("metadata", "selfLink"),
+	fieldpath.MakePathOrDie("metadata", "uid"),
+	fieldpath.MakePathOrDie("metadata", "clusterName"),
+	fieldpath.MakePathOrDie("metadata", "generation"),
+	fieldpath.MakePathOrDie("metadata", "managedFields"),
+	fieldpath.MakePathOrDie("metadata", "resourceVersion"),
+)
+
+// Update records in obj's managedFields what manager changed from live
+// (nil on create) to obj, the object about to be stored, written through
+// subresource ("" for the main resource). managedFields the request set
+// replace the live ones on a main-resource write; an empty list (or one
+// empty entry) clears them. It never fails the write: an object whose
+// fields cannot be tracked is stored without managedFields, as upstream.
+func (f *FieldManager) Update(live, obj meta.Object, manager, subresource string) {
+	if err := f.update(live, obj, manager, subresource); err != nil {
+		f.lg.Error("cannot update managedFields; storing the object without them",
+			zap.String("kind", f.c.Kind), zap.String("name", obj.GetObjectMeta().Name), zap.Error(err))
+		obj.GetObjectMeta().ManagedFields = nil
+	}
+}
+
+func (f *FieldManager) update(live, obj meta.Object, manager, subresource string) error {
+	om := obj.GetObjectMeta()
+	m, err := f.requestOrLive(live, om.ManagedFields, subresource)
+	if err != nil {
+		return err
+	}
+	if live == nil {
+		live = f.c.New()
+	}
+	restore := hideManaged(live, obj)
+	liveTV, err := f.structured(live)
+	if err != nil {
+		restore()
+		return fmt.Errorf("typed live object: %w", err)
+	}
+	newTV, err := f.structured(obj)
+	if err != nil {
+		restore()
+		return fmt.Errorf("typed new object: %w", err)
+	}
+	const self = "current-operation"
+	_, fields, err := f.updater(subresource).Update(liveTV, newTV, f.version, m.fields, self)
+	restore()
+	if err != nil {
+		return err
+	}
+	m.fields = fields
+	if vs, ok := m.fields[self]; ok {
+		delete(m.fields, self)
+		id, err := identifier(meta.ManagedFieldsEntry{Manager: manager, Operation: OperationUpdate, APIVersion: f.c.APIVersion, Subresource: subresource})
+		if err != nil {
+			return err
+		}
+		set := vs.Set().Difference(stripped)
+		if prev, ok := m.fields[id]; ok {
+			set = set.Union(prev.Set())
+		}
+		if !set.Empty() {
+			m.fields[id] = fieldpath.NewVersionedSet(set, f.version, false)
+			m.times[id] = f.now()
+		}
+	}
+	if err := m.capUpdaters(); err != nil {
+		return err
+	}
+	om.ManagedFields, err = m.encode()
+	return err
+}
+
+// structured reads a Go object of the kind as a typed value. The object
+// went through the kind's decoding and validation already and its Go type
+// is what the schema was built from, so it is not validated again: that
+// walk would double the cost of tracking a write.
+func (f *FieldManager) structured(obj meta.Object) (*typed.TypedValue, error) {
+	v, err := value.NewValueReflect(obj)
+	if err != nil {
+		return nil, err
+	}
+	return typed.AsTypedUnvalidated(v, f.c.Type.Schema, f.c.Type.TypeRef), nil
+}
+
+// requestOrLive picks the managedFields a write starts from: the
+// request's, unless it sent none, sent ones that do not decode, or writes
+// a subresource; an empty list resets them.
+func (f *FieldManager) requestOrLive(live meta.Object, sent []meta.ManagedFieldsEntry, subresource string) (managed, error) {
+	var liveEntries []meta.ManagedFieldsEntry
+	if live != nil {
+		liveEntries = live.GetObjectMeta().ManagedFields
+	}
+	if subresource == "" {
+		if isReset(sent) {
+			return newManaged(), nil
+		}
+		if m, err := decodeManaged(sent); err == nil && len(m.fields) > 0 {
+			return m, nil
+		}
+	}
+	m, err := decodeManaged(liveEntries)
+	if err != nil {
+		// Stored garbage is dropped rather than failing every write.
+		return newManaged(), nil
+	}
+	return m, nil
+}
+
+// hideManaged clears the managedFields of the objects while they are
+// compared, and returns what puts them back.
+func hideManaged(objs ...meta.Object) func() {
+	saved := make([][]meta.ManagedFieldsEntry, len(objs))
+	for i, o := range objs {
+		m := o.GetObjectMeta()
+		saved[i], m.ManagedFields = m.ManagedFields, nil
+	}
+	return func() {
+		for i, o := range objs {
+			o.GetObjectMeta().ManagedFields = saved[i]
+		}
+	}
+}
+
+func (f *FieldManager) now() *meta.Time {
+	t := meta.NewTime(f.c.Now().UTC().Truncate(time.Second))
+	return &t
+}
+
+// Apply merges config, an applied configuration in JSON, into live (nil
+// when the object does not exist yet) as manager, through subresource.
+// It returns the object to store, with its managedFields; a conflict with
+// another manager's fields is a 409 listing each, unless force takes them.
+func (f *FieldManager) Apply(live meta.Object, config []byte, manager, subresource string, force bool) (meta.Object, error) {
+	cfg, err := f.parseConfig(config)
+	if err != nil {
+		return nil, err
+	}
+	configTV, err := f.c.Type.FromUnstructured(cfg)
+	if err != nil {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("failed to create typed patch object (%s, Kind=%s): %v", f.c.APIVersion, f.c.Kind, err))
+	}
+	created := live == nil
+	if created {
+		live = f.c.New()
+	}
+	m, err := decodeManaged(live.GetObjectMeta().ManagedFields)
+	if err != nil {
+		m = newManaged()
+	}
+	restore := hideManaged(live)
+	restored := false
+	defer func() {
+		if !restored {
+			restore()
+		}
+	}()
+	liveTV, err := f.c.Type.FromStructured(live, typed.AllowDuplicates)
+	if err != nil {
+		return nil, apierrors.NewInternalError(fmt.Errorf("typed live object: %w", err))
+	}
+	if len(m.fields) == 0 && !created {
+		// An object written before managedFields were kept: its fields
+		// belong to one update manager, so the first apply conflicts.
+		empty, err := f.c.Type.FromStructured(f.c.New())
+		if err != nil {
+			return nil, apierrors.NewInternalError(err)
+		}
+		id, _ := identifier(meta.ManagedFieldsEntry{Manager: beforeFirstApply, Operation: OperationUpdate, APIVersion: f.c.APIVersion})
+		if _, m.fields, err = f.main.Update(empty, liveTV, f.version, m.fields, id); err != nil {
+			return nil, apierrors.NewInternalError(err)
+		}
+		if vs, ok := m.fields[id]; ok {
+			m.fields[id] = fieldpath.NewVersionedSet(vs.Set().Difference(stripped), vs.APIVersion(), false)
+		}
+	}
+	id, err := identifier(meta.ManagedFieldsEntry{Manager: manager, Operation: OperationApply, Subresource: subresource})
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	upd := f.updater(subresource)
+	newTV, fields, err := upd.Apply(liveTV, configTV, f.version, copyFields(m.fields), id, force)
+	var conflicts merge.Conflicts
+	if errors.As(err, &conflicts) && !force && manager == kubectlManager && f.migratable(live, liveTV, conflicts) {
+		// Fields set by client-side apply pass to kubectl's server-side
+		// apply without a conflict.
+		newTV, fields, err = upd.Apply(liveTV, configTV, f.version, copyFields(m.fields), id, true)
+	}
+	if err != nil {
+		if errors.As(err, &conflicts) {
+			return nil, conflictError(conflicts)
+		}
+		return nil, apierrors.NewInternalError(fmt.Errorf("apply: %w", err))
+	}
+	m.fields = fields
+	if vs, ok := m.fields[id]; ok {
+		m.fields[id] = fieldpath.NewVersionedSet(vs.Set().Difference(stripped), vs.APIVersion(), true)
+	}
+	out := live
+	if newTV != nil {
+		m.times[id] = f.now()
+		if out, err = f.fromTyped(newTV); err != nil {
+			return nil, apierrors.NewInternalError(err)
+		}
+	}
+	if err := m.capUpdaters(); err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	entries, err := m.encode()
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	restored = true
+	out.GetObjectMeta().ManagedFields = entries
+	if manager == kubectlManager {
+		syncLastApplied(out, cfg)
+	}
+	return out, nil
+}
+
+func copyFields(in fieldpath.ManagedFields) fieldpath.ManagedFields {
+	out := make(fieldpath.ManagedFields, len(in))
+	for k, v := range in {
+		out[k] = v
+	}
+	return out
+}
+
+// fromTyped decodes a merged value into a new object of the kind.
+func (f *FieldManager) fromTyped(tv *typed.TypedValue) (meta.Object, error) {
+	b, err := value.ToJSON(tv.AsValue())
+	if err != nil {
+		return nil, fmt.Errorf("encode merged object: %w", err)
+	}
+	out := f.c.New()
+	if err := json.Unmarshal(b, out); err != nil {
+		return nil, fmt.Errorf("decode merged object: %w", err)
+	}
+	return out, nil
+}
+
+// parseConfig reads an applied configuration and checks what upstream
+// checks before merging: its apiVersion and kind, and no managedFields.
+func (f *FieldManager) parseConfig(config []byte) (map[string]any, error) {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(config))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding YAML: %v", err))
+	}
+	cfg, ok := numbers(v).(map[string]any)
+	if !ok {
+		return nil, apierrors.NewBadRequest("error decoding YAML: the applied configuration is not an object")
+	}
+	if av, _ := cfg["apiVersion"].(string); av != f.c.APIVersion {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("Incorrect version specified in apply patch. Specified patch version: %s, expected: %s", av, f.c.APIVersion))
+	}
+	if k, _ := cfg["kind"].(string); k != f.c.Kind {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("Incorrect kind specified in apply patch. Specified patch kind: %s, expected: %s", k, f.c.Kind))
+	}
+	if md, ok := cfg["metadata"].(map[string]any); ok {
+		if mf, ok := md["managedFields"]; ok && mf != nil {
+			return nil, apierrors.NewBadRequest("metadata.managedFields must be nil")
+		}
+	}
+	return cfg, nil
+}
+
+// numbers turns json.Numbers into int64 where they are integers, float64
+// otherwise, as structured-merge-diff's values expect.
+func numbers(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			t[k] = numbers(e)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = numbers(e)
+		}
+	case json.Number:
+		if n, err := t.Int64(); err == nil {
+			return n
+		}
+		f, _ := t.Float64()
+		return f
+	}
+	return v
+}

@@ -1,0 +1,142 @@
+package fieldmanager
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"platform.io/client/api/meta"
+)
+
+// Operations of a managedFields entry.
+const (
+	OperationApply  = "Apply"
+	OperationUpdate = "Update"
+)
+
+const fieldsV1 = "FieldsV1"
+
+// managed is the decoded form of an object's managedFields: the field
+// sets by manager identifier and when each manager last changed them.
+type managed struct {
+	fields fieldpath.ManagedFields
+	times  map[string]*meta.Time
+}
+
+func newManaged() managed {
+	return managed{fields: fieldpath.ManagedFields{}, times: map[string]*meta.Time{}}
+}
+
+// identifier is the key of an entry: everything but its fields and time,
+// and, for appliers, its apiVersion, so one applier has one entry whatever
+// version it applies.
+func identifier(e meta.ManagedFieldsEntry) (string, error) {
+	id := meta.ManagedFieldsEntry{Manager: e.Manager, Operation: e.Operation, APIVersion: e.APIVersion, Subresource: e.Subresource}
+	if e.Operation == OperationApply {
+		id.APIVersion = ""
+	}
+	b, err := json.Marshal(id)
+	if err != nil {
+		return "", fmt.Errorf("fieldmanager: encode manager identifier: %w", err)
+	}
+	return string(b), nil
+}
+
+// decodeManaged reads managedFields entries.
+func decodeManaged(entries []meta.ManagedFieldsEntry) (managed, error) {
+	m := newManaged()
+	for _, e := range entries {
+		if e.FieldsType != fieldsV1 && e.FieldsType != "" {
+			return managed{}, fmt.Errorf("fieldmanager: managedFields of manager %q: fieldsType %q is not %q", e.Manager, e.FieldsType, fieldsV1)
+		}
+		switch e.Operation {
+		case OperationApply, OperationUpdate:
+		default:
+			return managed{}, fmt.Errorf("fieldmanager: managedFields of manager %q: operation %q is not %q or %q", e.Manager, e.Operation, OperationApply, OperationUpdate)
+		}
+		id, err := identifier(e)
+		if err != nil {
+			return managed{}, err
+		}
+		set := &fieldpath.Set{}
+		if e.FieldsV1 != nil && len(e.FieldsV1.Raw) > 0 {
+			if err := set.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+				return managed{}, fmt.Errorf("fieldmanager: fieldsV1 of manager %q: %w", e.Manager, err)
+			}
+		}
+		m.fields[id] = fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == OperationApply)
+		m.times[id] = e.Time
+	}
+	return m, nil
+}
+
+// encode writes m as managedFields entries, in upstream's order: appliers
+// first, then by time, manager, apiVersion and subresource. Empty sets
+// are dropped.
+func (m managed) encode() ([]meta.ManagedFieldsEntry, error) {
+	var out []meta.ManagedFieldsEntry
+	for id, vs := range m.fields {
+		if vs.Set().Empty() {
+			continue
+		}
+		var e meta.ManagedFieldsEntry
+		if err := json.Unmarshal([]byte(id), &e); err != nil {
+			return nil, fmt.Errorf("fieldmanager: decode manager identifier %q: %w", id, err)
+		}
+		raw, err := vs.Set().ToJSON()
+		if err != nil {
+			return nil, fmt.Errorf("fieldmanager: encode fields of %q: %w", e.Manager, err)
+		}
+		e.APIVersion = string(vs.APIVersion())
+		e.Operation = OperationUpdate
+		if vs.Applied() {
+			e.Operation = OperationApply
+		}
+		e.Time = m.times[id]
+		e.FieldsType = fieldsV1
+		e.FieldsV1 = &meta.FieldsV1{Raw: raw}
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return entryLess(out[i], out[j]) })
+	return out, nil
+}
+
+func entryLess(p, q meta.ManagedFieldsEntry) bool {
+	if p.Operation != q.Operation {
+		return p.Operation < q.Operation
+	}
+	var ps, qs int64
+	if p.Time != nil {
+		ps = p.Time.Unix()
+	}
+	if q.Time != nil {
+		qs = q.Time.Unix()
+	}
+	if ps != qs {
+		return ps < qs
+	}
+	if p.Manager != q.Manager {
+		return p.Manager < q.Manager
+	}
+	if p.APIVersion != q.APIVersion {
+		return p.APIVersion < q.APIVersion
+	}
+	return p.Subresource < q.Subresource
+}
+
+// isReset reports whether a request's managedFields ask to clear them: an
+// empty list, or a list of one empty entry, as upstream reads them.
+func isReset(entries []meta.ManagedFieldsEntry) bool {
+	switch len(entries) {
+	case 0:
+		return entries != nil
+	case 1:
+		e := entries[0]
+		return e.Manager == "" && e.Operation == "" && e.APIVersion == "" && e.Time == nil &&
+			e.FieldsType == "" && e.FieldsV1 == nil && e.Subresource == ""
+	}
+	return false
+}

@@ -1,0 +1,214 @@
+package openapi
+
+import (
+	"fmt"
+	"sort"
+
+	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/registry"
+)
+
+// Extensions that say how server-side apply merges a list or a map.
+const (
+	extListType    = "x-kubernetes-list-type"
+	extListMapKeys = "x-kubernetes-list-map-keys"
+	extMapType     = "x-kubernetes-map-type"
+)
+
+// Names of the two open types every typed schema carries, as upstream's
+// converter names them: deduced (maps merge key by key, lists and scalars
+// are replaced whole) and untyped (replaced whole).
+const (
+	deducedName = "__untyped_deduced_"
+	untypedName = "__untyped_atomic_"
+)
+
+// TypedSchema is the structured-merge-diff form of the served kinds'
+// schema: the same definitions the OpenAPI documents carry, with list and
+// map merge semantics from their x-kubernetes extensions (patch strategy
+// and merge key where no list type is given, as upstream's converter does).
+type TypedSchema struct {
+	schema *smdschema.Schema
+	kinds  map[meta.GroupVersionKind]string
+}
+
+// BuildTypedSchema converts the definitions of rows' kinds, once, at start.
+func BuildTypedSchema(rows []*registry.Resource) (*TypedSchema, error) {
+	d := newDefinitions()
+	ts := &TypedSchema{schema: &smdschema.Schema{}, kinds: map[meta.GroupVersionKind]string{}}
+	for _, r := range rows {
+		if r.Virtual != nil {
+			continue
+		}
+		kind, _, err := d.defineKind(r)
+		if err != nil {
+			return nil, err
+		}
+		ts.kinds[r.GroupVersionKind()] = kind
+	}
+	names := make([]string, 0, len(d.defs))
+	for name := range d.defs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		atom, err := typedAtom(d.defs[name])
+		if err != nil {
+			return nil, fmt.Errorf("openapi: typed schema of %s: %w", name, err)
+		}
+		ts.schema.Types = append(ts.schema.Types, smdschema.TypeDef{Name: name, Atom: atom})
+	}
+	ts.schema.Types = append(ts.schema.Types, openTypes()...)
+	return ts, nil
+}
+
+// Type returns the parseable type of gvk; ok is false for a kind with no
+// schema (a virtual resource), which callers handle as deduced.
+func (t *TypedSchema) Type(gvk meta.GroupVersionKind) (typed.ParseableType, bool) {
+	name, ok := t.kinds[gvk]
+	if !ok {
+		return typed.DeducedParseableType, false
+	}
+	return typed.ParseableType{Schema: t.schema, TypeRef: smdschema.TypeRef{NamedType: &name}}, true
+}
+
+// openTypes are the deduced and untyped definitions.
+func openTypes() []smdschema.TypeDef {
+	untyped, deduced := untypedName, deducedName
+	return []smdschema.TypeDef{
+		{Name: untypedName, Atom: smdschema.Atom{
+			Scalar: ptr(smdschema.Untyped),
+			List:   &smdschema.List{ElementType: smdschema.TypeRef{NamedType: &untyped}, ElementRelationship: smdschema.Atomic},
+			Map:    &smdschema.Map{ElementType: smdschema.TypeRef{NamedType: &untyped}, ElementRelationship: smdschema.Atomic},
+		}},
+		{Name: deducedName, Atom: smdschema.Atom{
+			Scalar: ptr(smdschema.Untyped),
+			List:   &smdschema.List{ElementType: smdschema.TypeRef{NamedType: &untyped}, ElementRelationship: smdschema.Atomic},
+			Map:    &smdschema.Map{ElementType: smdschema.TypeRef{NamedType: &deduced}, ElementRelationship: smdschema.Separable},
+		}},
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// typedRef is the reference to s at a use site.
+func typedRef(s *schema) (smdschema.TypeRef, error) {
+	if s.Ref != "" {
+		name := s.Ref
+		return smdschema.TypeRef{NamedType: &name}, nil
+	}
+	if isOpen(s) {
+		name := deducedName
+		return smdschema.TypeRef{NamedType: &name}, nil
+	}
+	atom, err := typedAtom(s)
+	if err != nil {
+		return smdschema.TypeRef{}, err
+	}
+	return smdschema.TypeRef{Inlined: atom}, nil
+}
+
+// isOpen reports whether s says nothing of its content: an object kept
+// as sent, an interface, or an object with neither fields nor values.
+func isOpen(s *schema) bool {
+	if s.Ext[extPreserve] == true {
+		return true
+	}
+	switch s.Type {
+	case "":
+		return len(s.OneOf) == 0
+	case "object":
+		return s.Properties == nil && s.Additional == nil
+	}
+	return false
+}
+
+// typedAtom converts one inline schema.
+func typedAtom(s *schema) (smdschema.Atom, error) {
+	if isOpen(s) {
+		// A named definition with open content: the deduced type's atom.
+		return openTypes()[1].Atom, nil
+	}
+	if len(s.OneOf) > 0 {
+		return smdschema.Atom{Scalar: ptr(smdschema.Untyped)}, nil
+	}
+	switch s.Type {
+	case "object":
+		return typedMap(s)
+	case "array":
+		return typedList(s)
+	case "string":
+		return smdschema.Atom{Scalar: ptr(smdschema.String)}, nil
+	case "integer", "number":
+		return smdschema.Atom{Scalar: ptr(smdschema.Numeric)}, nil
+	case "boolean":
+		return smdschema.Atom{Scalar: ptr(smdschema.Boolean)}, nil
+	}
+	return smdschema.Atom{}, fmt.Errorf("no typed form for schema type %q", s.Type)
+}
+
+func typedMap(s *schema) (smdschema.Atom, error) {
+	m := &smdschema.Map{}
+	if s.Ext[extMapType] == "atomic" {
+		m.ElementRelationship = smdschema.Atomic
+	}
+	names := make([]string, 0, len(s.Properties))
+	for name := range s.Properties {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		ref, err := typedRef(s.Properties[name])
+		if err != nil {
+			return smdschema.Atom{}, fmt.Errorf("%s: %w", name, err)
+		}
+		m.Fields = append(m.Fields, smdschema.StructField{Name: name, Type: ref})
+	}
+	if s.Additional != nil {
+		ref, err := typedRef(s.Additional)
+		if err != nil {
+			return smdschema.Atom{}, err
+		}
+		m.ElementType = ref
+	}
+	return smdschema.Atom{Map: m}, nil
+}
+
+func typedList(s *schema) (smdschema.Atom, error) {
+	if s.Items == nil {
+		return smdschema.Atom{}, fmt.Errorf("array without items")
+	}
+	elem, err := typedRef(s.Items)
+	if err != nil {
+		return smdschema.Atom{}, err
+	}
+	rel, keys := listRelationship(s.Ext)
+	return smdschema.Atom{List: &smdschema.List{ElementType: elem, ElementRelationship: rel, Keys: keys}}, nil
+}
+
+// listRelationship reads a list's merge semantics: x-kubernetes-list-type
+// when given, else a merge patch strategy (keyed by its merge key, or a
+// set of scalars without one), else atomic.
+func listRelationship(ext map[string]any) (smdschema.ElementRelationship, []string) {
+	switch ext[extListType] {
+	case "atomic":
+		return smdschema.Atomic, nil
+	case "set":
+		return smdschema.Associative, nil
+	case "map":
+		keys, _ := ext[extListMapKeys].([]string)
+		return smdschema.Associative, keys
+	}
+	switch ext[extPatchStrategy] {
+	case "merge", "merge,retainKeys":
+		if key, ok := ext[extPatchMergeKey].(string); ok && key != "" {
+			return smdschema.Associative, []string{key}
+		}
+		return smdschema.Associative, nil
+	}
+	return smdschema.Atomic, nil
+}
