@@ -97,3 +97,6 @@ func freePort() int {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
+
+// Pid is the etcd process's ID, for tests that watch its resources.
+func (e *External) Pid() int { return e.cmd.Process.Pid }
