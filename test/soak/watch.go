@@ -64,9 +64,11 @@ func follow[T any, PT client.ObjectPtr[T]](ctx context.Context, w *Workload, st 
 			continue
 		}
 		rv = drain(ctx, wi, st, rv)
-		st.mu.Lock()
-		st.reopens++
-		st.mu.Unlock()
+		if ctx.Err() == nil {
+			st.mu.Lock()
+			st.reopens++
+			st.mu.Unlock()
+		}
 	}
 }
 

@@ -26,6 +26,9 @@ const (
 	// churn is how many ConfigMaps (and a third as many Secrets) a cycle
 	// creates, updates, and deletes the cycle after.
 	churn = 9
+	// cronLate is how long after the last scheduled run of the every-minute
+	// CronJob the next one must have been scheduled.
+	cronLate = 150 * time.Second
 	// listEvery paces the periodic lists; watchSilence is the longest a
 	// watch may go without an event while the workload writes.
 	listEvery    = 10 * time.Second
@@ -47,6 +50,7 @@ type Workload struct {
 	// checks.
 	Ops, Checks *Tally
 	Cycles      int
+	started     time.Time
 	rng         *rand.Rand
 	watches     []*watchState
 }
@@ -90,6 +94,7 @@ func (w *Workload) Setup(ctx context.Context) error {
 
 // Run runs the cycles, the lists and the watches until ctx ends.
 func (w *Workload) Run(ctx context.Context) {
+	w.started = time.Now()
 	var wg sync.WaitGroup
 	for _, r := range []string{"pods", "configmaps", "deployments"} {
 		st := &watchState{resource: r, last: time.Now()}
@@ -121,6 +126,7 @@ func (w *Workload) cycle(ctx context.Context, k int) {
 	w.namespaceStep(ctx, k)
 	w.kubectl(ctx, "kubectl get", "get", "pods,deployments,services,jobs", "-A")
 	w.checkWatches(ctx)
+	w.checkCronJob(ctx)
 }
 
 // note counts an operation's outcome, unless it failed because the run
@@ -227,4 +233,40 @@ func ignoreNotFound(err error) error {
 		return nil
 	}
 	return err
+}
+
+// checkCronJob checks that the every-minute CronJob was scheduled within
+// cronLate and keeps no more Jobs than its history limits and one active.
+func (w *Workload) checkCronJob(ctx context.Context) {
+	if time.Since(w.started) < cronLate {
+		return
+	}
+	_ = w.waitFor(ctx, "cronjob schedules", func() error {
+		cj, err := w.set.CronJobs.Namespace(ns).Get(ctx, "tick", meta.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if cj.Status.LastScheduleTime == nil {
+			return fmt.Errorf("never scheduled")
+		}
+		if late := time.Since(cj.Status.LastScheduleTime.Time); late > cronLate {
+			return fmt.Errorf("last scheduled %v ago", late.Round(time.Second))
+		}
+		jobs, err := w.set.Jobs.Namespace(ns).List(ctx, meta.ListOptions{})
+		if err != nil {
+			return err
+		}
+		owned := 0
+		for _, j := range jobs.Items {
+			for _, o := range j.OwnerReferences {
+				if o.Kind == "CronJob" && o.Name == "tick" {
+					owned++
+				}
+			}
+		}
+		if owned > 3 {
+			return fmt.Errorf("%d jobs of the cronjob kept, want at most 3", owned)
+		}
+		return nil
+	})
 }
