@@ -74,7 +74,8 @@ func StartCluster(t *testing.T, nodes int) *Cluster {
 	c.Targets = append(c.Targets,
 		Target{Name: "etcd", Pid: func() (int, error) { return etcdPid, nil },
 			MetricsURL: etcd.ClientURL + "/metrics", Client: &http.Client{Timeout: 10 * time.Second},
-			FromMetrics: map[Metric]string{Goroutines: "go_goroutines", HeapInuse: "go_memstats_heap_inuse_bytes", EtcdDB: "etcd_mvcc_db_total_size_in_bytes"}},
+			FromMetrics: map[Metric]string{Goroutines: "go_goroutines", HeapInuse: "go_memstats_heap_inuse_bytes", EtcdDB: "etcd_mvcc_db_total_size_in_bytes",
+				EtcdCommitted: "etcd_server_proposals_committed_total"}},
 		Target{Name: "platform-apiserver", Pid: func() (int, error) { return s.Pid(), nil },
 			MetricsURL: s.URL + "/metrics", Client: apiClient,
 			FromMetrics: map[Metric]string{Goroutines: "go_goroutines", HeapInuse: "go_memstats_heap_inuse_bytes"}})

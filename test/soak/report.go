@@ -24,6 +24,9 @@ const (
 	HeapInuse Metric = "heap_inuse_bytes"
 	// EtcdDB is etcd_mvcc_db_total_size_in_bytes.
 	EtcdDB Metric = "etcd_db_bytes"
+	// EtcdCommitted is etcd_server_proposals_committed_total: the raft
+	// entries so far, which says when etcd's in-memory log is full.
+	EtcdCommitted Metric = "etcd_proposals_committed"
 )
 
 // DefaultThresholds are the bounds of the judged metrics: RSS may grow
