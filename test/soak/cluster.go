@@ -99,13 +99,32 @@ func StartCluster(t *testing.T, nodes int) *Cluster {
 	daemon("platform-controller-manager", "--root-ca-file", filepath.Join(s.CertDir, "apiserver.crt"),
 		"--use-service-account-credentials", "--allocate-node-cidrs", "--cluster-cidr", clusterCIDR)
 
+	c.startCloudAndNodes(t, daemon, clusterCIDR)
+	c.Clients = adminClients(t, s)
+
+	framework.Eventually(t, 90*time.Second, "nodes Ready and initialized by the cloud", func() string {
+		out := s.Kubectl(t, "get", "nodes", "--no-headers", "-o", "custom-columns=N:.metadata.name,P:.spec.providerID,C:.spec.podCIDR")
+		if n := strings.Count(out.Stdout, "simcloud://"); n != nodes || strings.Contains(out.Stdout, "<none>") {
+			return out.String()
+		}
+		return ""
+	})
+	return c
+}
+
+// startCloudAndNodes runs the cloud controller manager (through daemon)
+// with the simulated cloud as its plugin, and the simulated nodes, each
+// with its own certificate, registering for the external cloud.
+func (c *Cluster) startCloudAndNodes(t *testing.T, daemon func(string, ...string) *framework.Process, clusterCIDR string) {
+	t.Helper()
+	s := c.Server
 	// The simulated cloud reads the nodes as the admin: it is the cloud's,
 	// not the cluster's.
 	dir := t.TempDir()
 	cloudConfig := filepath.Join(dir, "simcloud.yaml")
 	lbCIDR := fmt.Sprintf("127.%d.%d.0/24", 100+rand.IntN(150), rand.IntN(256))
 	if err := os.WriteFile(cloudConfig, []byte(fmt.Sprintf("kubeconfig: %s\ninstances: %d\nzones: [zone-a, zone-b]\nloadBalancerCIDR: %s\n",
-		s.Kubeconfig, nodes, lbCIDR)), 0o600); err != nil {
+		s.Kubeconfig, c.Nodes, lbCIDR)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	ccm := daemon("platform-cloud-controller-manager", "--cloud-provider=simcloud",
@@ -117,18 +136,24 @@ func StartCluster(t *testing.T, nodes int) *Cluster {
 	if err := os.MkdirAll(nodeDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for i := range nodes {
+	for i := range c.Nodes {
 		name := fmt.Sprintf("simnode-%d", i)
 		if err := s.SignClient(t, "system:node:"+name, "system:nodes").Write(nodeDir, name); err != nil {
 			t.Fatal(err)
 		}
 	}
 	sim := s.StartProcess(t, "platform-simnode", "--kubeconfig", s.UserKubeconfig(t, "system:node:simnode-0", "system:nodes"),
-		"--node-credentials-dir", nodeDir, fmt.Sprintf("--nodes=%d", nodes), "--zones=zone-a,zone-b",
+		"--node-credentials-dir", nodeDir, fmt.Sprintf("--nodes=%d", c.Nodes), "--zones=zone-a,zone-b",
 		"--readiness-delay=500ms", "--job-pod-duration=2s", "--cloud-provider=external")
 	c.Daemons = append(c.Daemons, sim)
 	c.Targets = append(c.Targets, Target{Name: "platform-simnode", Pid: func() (int, error) { return sim.Pid(), nil }})
 
+}
+
+// adminClients are the typed clients of the admin, with room for the
+// workload's bursts.
+func adminClients(t *testing.T, s *framework.Server) *client.Set {
+	t.Helper()
 	kc, err := rest.LoadKubeconfig(s.Kubeconfig)
 	if err != nil {
 		t.Fatal(err)
@@ -142,16 +167,8 @@ func StartCluster(t *testing.T, nodes int) *Cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Clients = client.NewSet(restClient)
+	return client.NewSet(restClient)
 
-	framework.Eventually(t, 90*time.Second, "nodes Ready and initialized by the cloud", func() string {
-		out := s.Kubectl(t, "get", "nodes", "--no-headers", "-o", "custom-columns=N:.metadata.name,P:.spec.providerID,C:.spec.podCIDR")
-		if n := strings.Count(out.Stdout, "simcloud://"); n != nodes || strings.Contains(out.Stdout, "<none>") {
-			return out.String()
-		}
-		return ""
-	})
-	return c
 }
 
 // Exited names the daemons that have exited, with their log's tail.
