@@ -30,7 +30,7 @@ func startEtcd(t *testing.T) string {
 // Signal sends sig to the API server process.
 func (s *Server) Signal(t testing.TB, sig syscall.Signal) {
 	t.Helper()
-	if err := s.cmd.Process.Signal(sig); err != nil {
+	if err := s.Server.Signal(sig); err != nil {
 		t.Fatalf("signal %v: %v", sig, err)
 	}
 }
@@ -38,9 +38,9 @@ func (s *Server) Signal(t testing.TB, sig syscall.Signal) {
 // Kill sends SIGKILL and waits for the exit.
 func (s *Server) Kill(t testing.TB) {
 	t.Helper()
-	s.killed = true
-	s.Signal(t, syscall.SIGKILL)
-	<-s.exited
+	if err := s.Server.Kill(); err != nil {
+		t.Fatalf("signal %v: %v", syscall.SIGKILL, err)
+	}
 }
 
 // WaitExit waits up to within for the process to exit and returns its exit
@@ -48,8 +48,8 @@ func (s *Server) Kill(t testing.TB) {
 func (s *Server) WaitExit(t testing.TB, within time.Duration) int {
 	t.Helper()
 	select {
-	case <-s.exited:
-		return s.cmd.ProcessState.ExitCode()
+	case <-s.Exited():
+		return s.ExitCode()
 	case <-time.After(within):
 		t.Fatalf("platform-apiserver did not exit within %v", within)
 		return -1
@@ -59,7 +59,7 @@ func (s *Server) WaitExit(t testing.TB, within time.Duration) int {
 // Running reports whether the process has not exited.
 func (s *Server) Running() bool {
 	select {
-	case <-s.exited:
+	case <-s.Exited():
 		return false
 	default:
 		return true

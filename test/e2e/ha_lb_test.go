@@ -181,7 +181,7 @@ func httpsClient(caPEM []byte, id *clientIdentity) *http.Client {
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(caPEM)
 	return &http.Client{Timeout: time.Second, Transport: &http.Transport{
-		TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{id.certificate()}}, DisableKeepAlives: true}}
+		TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{id.Certificate()}}, DisableKeepAlives: true}}
 }
 
 // readyz returns nil when url's /readyz answers 200 "ok".

@@ -63,7 +63,7 @@ func (u *unit) supervise(p *Process) {
 	}
 	u.restarts++
 	u.t.Logf("%s exited on its own (exit code %d); restarting it in %v as Restart=always would; its last lines:\n%s",
-		u, p.cmd.ProcessState.ExitCode(), haRestartDelay, tail(u.logPath, 6))
+		u, p.ExitCode(), haRestartDelay, tail(u.logPath, 6))
 	time.AfterFunc(haRestartDelay, func() {
 		u.mu.Lock()
 		defer u.mu.Unlock()

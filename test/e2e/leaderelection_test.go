@@ -165,7 +165,7 @@ func TestLeasesSurviveNamespaceBurst(t *testing.T) {
 		}
 		for _, p := range []*Process{sched, cm} {
 			select {
-			case <-p.exited:
+			case <-p.Exited():
 				t.Fatalf("%s exited during the burst:\n%s", p.Name, tail(p.LogPath, 20))
 			default:
 			}

@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"crypto/tls"
-	"encoding/base64"
 	"fmt"
 	"net/http"
 	"os"
@@ -12,70 +10,24 @@ import (
 	"time"
 
 	"platform.io/platform/pkg/component/certs"
+	"platform.io/platform/test/e2e/framework"
 )
 
-// rbacServer starts an API server as `make run` does: under
-// --authorization-mode=Node,RBAC, with the NodeRestriction admission
-// plugin and ServiceAccount on, issuing service-account tokens (kubectl
-// create token).
+// rbacServer starts an API server as `make run` does
+// (framework.RBACConfig).
 func rbacServer(t *testing.T) *Server {
 	t.Helper()
-	key, err := certs.NewCA("e2e-service-account-key")
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyFile := filepath.Join(t.TempDir(), "sa.key")
-	if err := os.WriteFile(keyFile, key.KeyPEM, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return StartServerWith(t, ServerConfig{ServiceAccountAdmission: true, Args: []string{
-		"--authorization-mode=Node,RBAC",
-		"--enable-admission-plugins=NodeRestriction",
-		"--service-account-issuer=https://platform.e2e.test",
-		"--service-account-signing-key-file=" + keyFile,
-		"--service-account-key-file=" + keyFile,
-	}})
+	return StartServerWith(t, framework.RBACConfig(t))
 }
 
-// signClient returns a client pair for user in groups, signed by the CA
-// s trusts (--client-ca-file).
 func (s *Server) signClient(t testing.TB, user string, groups ...string) *certs.Pair {
 	t.Helper()
-	p, err := certs.NewClient(s.id.CA, user, groups)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return s.SignClient(t, user, groups...)
 }
 
-// userKubeconfig writes a kubeconfig for s that authenticates with a new
-// client certificate of user in groups.
 func (s *Server) userKubeconfig(t testing.TB, user string, groups ...string) string {
 	t.Helper()
-	p := s.signClient(t, user, groups...)
-	serving, err := os.ReadFile(filepath.Join(s.CertDir, "apiserver.crt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), strings.NewReplacer(":", "-").Replace(user)+".kubeconfig")
-	enc := base64.StdEncoding.EncodeToString
-	kc := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: e2e
-  cluster: {server: %s, certificate-authority-data: %s}
-users:
-- name: u
-  user: {client-certificate-data: %s, client-key-data: %s}
-contexts:
-- name: e2e
-  context: {cluster: e2e, user: u, namespace: default}
-current-context: e2e
-`, s.URL, enc(serving), enc(p.CertPEM), enc(p.KeyPEM))
-	if err := os.WriteFile(path, []byte(kc), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return s.UserKubeconfig(t, user, groups...)
 }
 
 // TestKubectlRBAC: the stock kubectl against Node,RBAC. A user with a
@@ -160,14 +112,9 @@ func TestKubectlRBAC(t *testing.T) {
 	})
 }
 
-// startDaemonAs runs a daemon with kubeconfig for the API server and for
-// delegated authentication and authorization of its secure port.
 func (s *Server) startDaemonAs(t *testing.T, name, kubeconfig string, args ...string) *Process {
 	t.Helper()
-	// StartProcess puts the admin's --kubeconfig first; the later flag
-	// replaces it.
-	return s.StartProcess(t, name, append([]string{"--kubeconfig", kubeconfig,
-		"--authentication-kubeconfig", kubeconfig, "--authorization-kubeconfig", kubeconfig}, args...)...)
+	return s.StartDaemonAs(t, name, kubeconfig, args...)
 }
 
 // TestControlPlaneUnderNodeRBAC: the scheduler, the controller manager and
@@ -318,12 +265,4 @@ func TestControlPlaneUnderNodeRBAC(t *testing.T) {
 	}
 }
 
-// daemonClient is an HTTPS client for a daemon's self-signed secure port
-// presenting id's certificate, or none when id is nil.
-func (s *Server) daemonClient(id *certs.Pair) *http.Client {
-	cfg := &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the daemon's certificate is self-signed; the test checks authorization, not the server's identity
-	if id != nil {
-		cfg.Certificates = []tls.Certificate{{Certificate: [][]byte{id.Cert.Raw}, PrivateKey: id.Key, Leaf: id.Cert}}
-	}
-	return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: cfg}}
-}
+func (s *Server) daemonClient(id *certs.Pair) *http.Client { return s.DaemonClient(id) }

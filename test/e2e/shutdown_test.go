@@ -209,7 +209,7 @@ func dialTLS(t *testing.T, s *Server) *tls.Conn {
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(pem)
 	conn, err := tls.Dial("tcp", strings.TrimPrefix(s.URL, "https://"), &tls.Config{RootCAs: pool, NextProtos: []string{"http/1.1"},
-		Certificates: []tls.Certificate{s.id.certificate()}})
+		Certificates: []tls.Certificate{s.ID.Certificate()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,10 +71,7 @@ func TestStampedVersion(t *testing.T) {
 		}
 	}
 
-	s, err := tryStart(t, bin, ServerConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := StartServerWith(t, ServerConfig{Bin: bin})
 	var got map[string]string
 	if err := json.Unmarshal([]byte(s.MustKubectl(t, "get", "--raw", "/version")), &got); err != nil {
 		t.Fatalf("decode /version: %v", err)

@@ -21,9 +21,10 @@ type External struct {
 	ClientURL string
 }
 
-// StartExternal runs `etcd` on free loopback ports in a temporary directory
-// and waits until it answers. The caller must Stop it.
-func StartExternal() (*External, error) {
+// StartExternal runs `etcd` on free loopback ports in a temporary directory,
+// with more flags if given, and waits until it answers. The caller must
+// Stop it.
+func StartExternal(flags ...string) (*External, error) {
 	bin, err := exec.LookPath("etcd")
 	if err != nil {
 		return nil, fmt.Errorf("etcd binary not found on PATH (install Debian's etcd-server): %w", err)
@@ -39,6 +40,7 @@ func StartExternal() (*External, error) {
 		"--listen-client-urls", e.ClientURL, "--advertise-client-urls", e.ClientURL,
 		"--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
 		"--initial-cluster", "test="+peer)
+	e.cmd.Args = append(e.cmd.Args, flags...)
 	// The process dies with the test binary, which has no hook to stop it.
 	e.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := e.cmd.Start(); err != nil {
@@ -97,3 +99,6 @@ func freePort() int {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
+
+// Pid is the etcd process's ID, for tests that watch its resources.
+func (e *External) Pid() int { return e.cmd.Process.Pid }

@@ -1,4 +1,4 @@
-package e2e
+package framework
 
 import (
 	"crypto/tls"
@@ -9,20 +9,20 @@ import (
 	"platform.io/platform/pkg/component/certs"
 )
 
-// clientIdentity is the client CA an API server of the tests trusts
+// Identity is the client CA an API server of the tests trusts
 // (--client-ca-file) and the certificate of the admin it signed: user
 // e2e-admin in group system:masters. Every client of the tests presents
 // it, since a server under the default AlwaysAllow mode refuses requests
 // without credentials.
-type clientIdentity struct {
+type Identity struct {
 	CAFile string
 	Admin  *certs.Pair
 	// CA signs further client certificates (other users, daemons, nodes).
 	CA *certs.Pair
 }
 
-// newClientIdentity writes a new client CA into dir.
-func newClientIdentity(t testing.TB, dir string) *clientIdentity {
+// NewIdentity writes a new client CA into dir.
+func NewIdentity(t testing.TB, dir string) *Identity {
 	t.Helper()
 	ca, err := certs.NewCA("platform-e2e-client-ca")
 	if err != nil {
@@ -35,14 +35,19 @@ func newClientIdentity(t testing.TB, dir string) *clientIdentity {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	id := &clientIdentity{CAFile: filepath.Join(dir, "client-ca.crt"), Admin: admin, CA: ca}
+	id := &Identity{CAFile: filepath.Join(dir, "client-ca.crt"), Admin: admin, CA: ca}
 	if err := os.WriteFile(id.CAFile, ca.CertPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return id
 }
 
-// certificate is the admin's certificate for a tls.Config.
-func (id *clientIdentity) certificate() tls.Certificate {
-	return tls.Certificate{Certificate: [][]byte{id.Admin.Cert.Raw}, PrivateKey: id.Admin.Key, Leaf: id.Admin.Cert}
+// Certificate is the admin's certificate for a tls.Config.
+func (id *Identity) Certificate() tls.Certificate {
+	return PairCertificate(id.Admin)
+}
+
+// PairCertificate is a client pair as a certificate for a tls.Config.
+func PairCertificate(p *certs.Pair) tls.Certificate {
+	return tls.Certificate{Certificate: [][]byte{p.Cert.Raw}, PrivateKey: p.Key, Leaf: p.Cert}
 }
