@@ -21,9 +21,20 @@ type External struct {
 	ClientURL string
 }
 
+// ExternalOptions adjust an etcd process started by StartExternalWith.
+type ExternalOptions struct {
+	// QuotaBackendBytes is etcd's --quota-backend-bytes: the size of its
+	// database at which it raises the NOSPACE alarm and refuses writes;
+	// 0 keeps etcd's default (2 GiB).
+	QuotaBackendBytes int64
+}
+
 // StartExternal runs `etcd` on free loopback ports in a temporary directory
 // and waits until it answers. The caller must Stop it.
-func StartExternal() (*External, error) {
+func StartExternal() (*External, error) { return StartExternalWith(ExternalOptions{}) }
+
+// StartExternalWith is StartExternal with options.
+func StartExternalWith(o ExternalOptions) (*External, error) {
 	bin, err := exec.LookPath("etcd")
 	if err != nil {
 		return nil, fmt.Errorf("etcd binary not found on PATH (install Debian's etcd-server): %w", err)
@@ -35,10 +46,14 @@ func StartExternal() (*External, error) {
 	clientPort, peerPort := freePort(), freePort()
 	e := &External{dir: dir, ClientURL: fmt.Sprintf("http://127.0.0.1:%d", clientPort)}
 	peer := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
-	e.cmd = exec.Command(bin, "--data-dir", dir, "--name", "test",
+	args := []string{"--data-dir", dir, "--name", "test",
 		"--listen-client-urls", e.ClientURL, "--advertise-client-urls", e.ClientURL,
 		"--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-		"--initial-cluster", "test="+peer)
+		"--initial-cluster", "test=" + peer}
+	if o.QuotaBackendBytes > 0 {
+		args = append(args, fmt.Sprintf("--quota-backend-bytes=%d", o.QuotaBackendBytes))
+	}
+	e.cmd = exec.Command(bin, args...)
 	// The process dies with the test binary, which has no hook to stop it.
 	e.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := e.cmd.Start(); err != nil {
