@@ -196,9 +196,19 @@ func (c *Cacher) dispatchLocked(ev *event) {
 // Watch implements storage.Watchable from the cache.
 func (c *Cacher) Watch(ctx context.Context, key string, opts storage.WatchOptions) (storage.Watcher, error) {
 	if opts.InitialState && opts.Revision > 0 {
-		// A consistent start: the state at etcd's current revision. One the
-		// cache cannot prove it has reached is served by etcd.
-		if ok, err := c.freshOrWait(ctx, opts.Revision, 10*time.Second); err != nil {
+		// A consistent start: the state at etcd's current revision. With
+		// trusted progress notifications the cache catches up within the
+		// wait, or the watch fails with ErrTooNew (a 504 the client
+		// retries), as upstream's cache does; it is not served by etcd,
+		// which reads and holds the whole state once per watcher: in a
+		// storm of watches whose waits ran out, that was the spike.
+		// Without them the cache cannot prove it is fresh, and etcd serves
+		// the watch.
+		if c.cfg.TrustProgress {
+			if err := c.waitFresh(ctx, opts.Revision, 10*time.Second); err != nil {
+				return nil, err
+			}
+		} else if ok, err := c.freshOrWait(ctx, opts.Revision, 0); err != nil {
 			return nil, err
 		} else if !ok {
 			return c.cfg.Backend.Watch(ctx, key, opts)
