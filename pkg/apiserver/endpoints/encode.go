@@ -2,14 +2,15 @@ package endpoints
 
 import (
 	"bufio"
-	"sync"
-
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"go.uber.org/zap"
 	"net/http"
 	"strconv"
+	"sync"
+
+	"go.uber.org/zap"
+	"google.golang.org/protobuf/encoding/protowire"
 
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
@@ -129,11 +130,19 @@ func (m rawMessage) UnmarshalProto([]byte) error {
 	return fmt.Errorf("endpoints: a raw message is only encoded here")
 }
 
-// protobufFrame is one event of a protobuf watch stream: a 4-byte
-// big-endian length, then a WatchEvent whose object is the enveloped object.
-func protobufFrame(typ string, enveloped []byte) []byte {
-	ev := &meta.WatchEvent{Type: typ, Object: enveloped}
-	msg := ev.MarshalProto(make([]byte, 4, 4+len(enveloped)+32))
-	binary.BigEndian.PutUint32(msg, uint32(len(msg)-4))
-	return msg
+// protobufFrameHead appends to b what comes before the enveloped object of
+// size n in one event of a protobuf watch stream: a 4-byte big-endian
+// length, then a WatchEvent (field 1 the type, field 2 a RawExtension
+// whose field 1 is the object) up to the object's bytes. Writing the head
+// and then the object spares a copy of the object per watcher.
+func protobufFrameHead(b []byte, typ string, n int) []byte {
+	raw := 1 + protowire.SizeVarint(uint64(n)) + n
+	size := 1 + protowire.SizeVarint(uint64(len(typ))) + len(typ) + 1 + protowire.SizeVarint(uint64(raw)) + raw
+	b = binary.BigEndian.AppendUint32(b, uint32(size))
+	b = protowire.AppendTag(b, 1, protowire.BytesType)
+	b = protowire.AppendString(b, typ)
+	b = protowire.AppendTag(b, 2, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(raw))
+	b = protowire.AppendTag(b, 1, protowire.BytesType)
+	return protowire.AppendVarint(b, uint64(n))
 }

@@ -106,14 +106,40 @@ func (q *request) watch() {
 			if !ok {
 				return
 			}
-			done, err := q.writeEvent(e, opts.Bookmarks)
-			if err != nil {
-				return
-			}
+			end := q.writeReady(w.ResultChan(), e, opts.Bookmarks, ending != nil)
 			rc.Flush()
-			if done || (ending != nil && e.Type == storage.Progress) {
+			if end {
 				return
 			}
+		}
+	}
+}
+
+// flushEvery bounds how many events are written between two flushes.
+const flushEvery = 64
+
+// writeReady writes e and then the events already waiting on ch (up to
+// flushEvery), so that a burst (the initial events of a watch) goes out in
+// a few large writes rather than one flush per event; end is true when
+// the stream must end (an ERROR written, a write failed, the final
+// bookmark written, ch closed).
+func (q *request) writeReady(ch <-chan storage.Event, e storage.Event, bookmarks, ending bool) (end bool) {
+	for n := 1; ; n++ {
+		done, err := q.writeEvent(e, bookmarks)
+		if err != nil || done || (ending && e.Type == storage.Progress) {
+			return true
+		}
+		if n == flushEvery {
+			return false
+		}
+		var ok bool
+		select {
+		case e, ok = <-ch:
+			if !ok {
+				return true
+			}
+		default:
+			return false
 		}
 	}
 }
@@ -129,8 +155,7 @@ func (q *request) writeEvent(e storage.Event, bookmarks bool) (done bool, err er
 	if data == nil {
 		return true, fmt.Errorf("endpoints: event of %s cannot be encoded", q.store.Resource.Name)
 	}
-	_, err = q.w.Write(q.frame(typ, data))
-	return done, err
+	return done, q.writeFrame(typ, data)
 }
 
 // eventObject returns the type of an event and its object encoded in the
@@ -203,18 +228,28 @@ func (q *request) encodeValue(v any) ([]byte, error) {
 	return registry.Encode(v, registry.JSON)
 }
 
-// frame encodes one watch event: a JSON object per line, or a
-// length-prefixed protobuf WatchEvent.
-func (q *request) frame(typ string, object []byte) []byte {
+// writeFrame writes one watch event, a JSON object per line or a
+// length-prefixed protobuf WatchEvent, as its head, the object and its
+// tail: the object is often the rendering every watcher shares, and is
+// not copied per watcher.
+func (q *request) writeFrame(typ string, object []byte) error {
+	var buf [64]byte
+	var head, tail []byte
 	if q.out.format == formatProtobuf {
-		return protobufFrame(typ, object)
+		head = protobufFrameHead(buf[:0], typ, len(object))
+	} else {
+		head = append(append(append(buf[:0], `{"type":"`...), typ...), `","object":`...)
+		tail = []byte("}\n")
 	}
-	buf := make([]byte, 0, len(object)+32)
-	buf = append(buf, `{"type":"`...)
-	buf = append(buf, typ...)
-	buf = append(buf, `","object":`...)
-	buf = append(buf, object...)
-	return append(buf, "}\n"...)
+	for _, b := range [][]byte{head, object, tail} {
+		if len(b) == 0 {
+			continue
+		}
+		if _, err := q.w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // watchErrorStatus is the Status of an ERROR event.

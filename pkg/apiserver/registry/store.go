@@ -311,6 +311,19 @@ func (s *Store) Get(ctx context.Context, ns, name string) (meta.Object, error) {
 	return s.decode(kv)
 }
 
+// noSpaceError is the answer to a write etcd refused because its storage
+// quota is used up. Like upstream it is a 500 InternalError (nothing a
+// client can change, and not a 503 with Retry-After that clients would keep
+// retrying: only an operator frees space), with a message that names the
+// cause and the way out, and the storage error as its cause.
+func noSpaceError(err error) error {
+	e := apierrors.NewInternalError(err)
+	e.ErrStatus.Message = "Internal error occurred: etcd refused the write because its storage quota is exceeded " +
+		"(mvcc: database space exceeded, NOSPACE alarm). Reads keep working; writes fail until an operator " +
+		"compacts and defragments etcd and disarms the alarm."
+	return e
+}
+
 // interpret translates a storage error into an API error about this resource.
 func (s *Store) interpret(err error, name string) error {
 	gr := s.Resource.GroupResource()
@@ -334,6 +347,8 @@ func (s *Store) interpret(err error, name string) error {
 		return apierrors.NewTimeout(fmt.Sprintf("the %s request for %q timed out", gr, name), 1)
 	case errors.Is(err, storage.ErrTooLarge):
 		return apierrors.NewRequestEntityTooLarge(fmt.Sprintf("the stored form of %s %q is too large: %v", gr, name, err))
+	case errors.Is(err, storage.ErrNoSpace):
+		return noSpaceError(err)
 	case errors.Is(err, storage.ErrUnavailable):
 		return apierrors.NewServiceUnavailable(err.Error())
 	default:

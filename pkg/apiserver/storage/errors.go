@@ -18,6 +18,10 @@ var (
 	ErrTooNew = errors.New("storage: revision not reached yet")
 	// ErrTooLarge means the value is larger than the backend takes in one request.
 	ErrTooLarge = errors.New("storage: value too large")
+	// ErrNoSpace means the backend refuses writes because its storage quota
+	// is used up (etcd's NOSPACE alarm); reads still work, and writes work
+	// again once an operator frees space and clears the alarm.
+	ErrNoSpace = errors.New("storage: backend storage quota exceeded")
 )
 
 // KeyError ties a sentinel to the key and revision involved.

@@ -141,6 +141,12 @@ func SamePrefix(s *Server) Option {
 	return func(o *options.Options) { o.Etcd.Prefix = s.Prefix }
 }
 
+// EtcdServers points the server at an etcd of the test's own (one started
+// with etcdtest.StartExternal and its extra flags, say) instead of the shared test etcd.
+func EtcdServers(urls ...string) Option {
+	return func(o *options.Options) { o.Etcd.Servers = urls }
+}
+
 // WaitReady waits until /readyz passes and the system namespaces exist.
 func (s *Server) WaitReady(t testing.TB) {
 	t.Helper()

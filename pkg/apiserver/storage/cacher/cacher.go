@@ -82,6 +82,8 @@ type Cacher struct {
 	// snapshots are copy-on-write clones of items at the revisions of
 	// recent chunked lists, so the next chunks come from memory too.
 	snapshots []snapshot
+	// progress asks etcd for progress while reads wait for the cache.
+	asker *progressRequester
 }
 
 // snapshot is items as of one revision.
@@ -112,6 +114,7 @@ func New(lg *zap.Logger, cfg Config) *Cacher {
 	}
 	c := &Cacher{cfg: cfg, lg: lg, items: btree.NewG(32, lessEntry), watchers: map[*cacheWatcher]struct{}{}}
 	c.cond = sync.NewCond(&c.mu)
+	c.asker = &progressRequester{request: cfg.Backend.RequestProgress, interval: progressInterval}
 	return c
 }
 
@@ -264,22 +267,7 @@ func (c *Cacher) waitFresh(ctx context.Context, rev int64, timeout time.Duration
 	timer := time.AfterFunc(timeout, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
 	defer timer.Stop()
 	if c.cfg.TrustProgress {
-		// Ask etcd for progress, and again while waiting: one request can
-		// be answered before the watch stream has caught up.
-		pctx, stopAsking := context.WithCancel(ctx)
-		defer stopAsking()
-		go func() {
-			tick := time.NewTicker(100 * time.Millisecond)
-			defer tick.Stop()
-			for {
-				c.cfg.Backend.RequestProgress(pctx)
-				select {
-				case <-pctx.Done():
-					return
-				case <-tick.C:
-				}
-			}
-		}()
+		defer c.asker.want()()
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -7,11 +7,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/btree"
+
 	"platform.io/platform/pkg/apiserver/storage"
 )
-
-// watcherBuffer is how many events a watcher may fall behind before it is stopped.
-const watcherBuffer = 1024
 
 // cacheWatcher is one watch served from the cache.
 type cacheWatcher struct {
@@ -22,10 +21,16 @@ type cacheWatcher struct {
 	// minRev: only events after it are sent (earlier ones are in the initial state).
 	minRev int64
 	// in is fed by the cache under its lock and closed when the watcher ends.
-	in  chan storage.Event
+	in  *queue
 	out chan storage.Event
-	// initial events are sent before anything from in.
-	initial []storage.Event
+	// initial events are sent before anything from in: those of the
+	// window (a resume), or the objects of snapshot (a copy-on-write clone
+	// of the cache, walked as the client reads, so that watchers starting
+	// from the whole state share it rather than each holding a list of
+	// it), then initialEnd if set.
+	initial    []storage.Event
+	snapshot   *btree.BTreeG[*entry]
+	initialEnd *storage.Event
 	// c.mu guards terminated, bookmarks and lastBookmark.
 	terminated   bool
 	bookmarks    bool
@@ -62,29 +67,62 @@ func (w *cacheWatcher) RequestProgress() {
 func (w *cacheWatcher) forward() {
 	defer close(w.done)
 	defer close(w.out)
-	for _, e := range w.initial {
+	if !w.sendInitial() {
+		return
+	}
+	var batch []storage.Event
+	for {
 		select {
-		case w.out <- e:
+		case <-w.in.ready:
 		case <-w.stop:
 			return
+		}
+		var closed bool
+		batch, closed = w.in.take(batch)
+		for _, e := range batch {
+			if !w.send(e) {
+				return
+			}
+		}
+		if closed {
+			return
+		}
+	}
+}
+
+// send passes e on, or reports false once the watcher is stopped.
+func (w *cacheWatcher) send(e storage.Event) bool {
+	select {
+	case w.out <- e:
+		return true
+	case <-w.stop:
+		return false
+	}
+}
+
+// sendInitial sends the initial events; false means the watcher stopped.
+func (w *cacheWatcher) sendInitial() bool {
+	for _, e := range w.initial {
+		if !w.send(e) {
+			return false
 		}
 	}
 	w.initial = nil
-	for {
-		select {
-		case e, ok := <-w.in:
-			if !ok {
-				return
-			}
-			select {
-			case w.out <- e:
-			case <-w.stop:
-				return
-			}
-		case <-w.stop:
-			return
+	if w.snapshot != nil {
+		ok := true
+		walkState(w.snapshot, w, func(e storage.Event) bool {
+			ok = w.send(e)
+			return ok
+		})
+		w.snapshot = nil
+		if !ok {
+			return false
 		}
 	}
+	if w.initialEnd != nil {
+		return w.send(*w.initialEnd)
+	}
+	return true
 }
 
 // removeLocked unregisters w and closes its input once.
@@ -94,7 +132,7 @@ func (c *Cacher) removeLocked(w *cacheWatcher) {
 	}
 	w.terminated = true
 	delete(c.watchers, w)
-	close(w.in)
+	w.in.close()
 	if m := c.cfg.Metrics; m != nil {
 		m.watchers.WithLabelValues(c.cfg.Resource).Set(float64(len(c.watchers)))
 	}
@@ -140,10 +178,9 @@ func (c *Cacher) dispatchLocked(ev *event) {
 		if !ok {
 			continue
 		}
-		select {
-		case w.in <- e:
+		if w.in.push(e) {
 			sent++
-		default:
+		} else {
 			c.lg.Info("stopping a watcher that fell behind")
 			c.removeLocked(w)
 			if m := c.cfg.Metrics; m != nil {
@@ -159,9 +196,19 @@ func (c *Cacher) dispatchLocked(ev *event) {
 // Watch implements storage.Watchable from the cache.
 func (c *Cacher) Watch(ctx context.Context, key string, opts storage.WatchOptions) (storage.Watcher, error) {
 	if opts.InitialState && opts.Revision > 0 {
-		// A consistent start: the state at etcd's current revision. One the
-		// cache cannot prove it has reached is served by etcd.
-		if ok, err := c.freshOrWait(ctx, opts.Revision, 10*time.Second); err != nil {
+		// A consistent start: the state at etcd's current revision. With
+		// trusted progress notifications the cache catches up within the
+		// wait, or the watch fails with ErrTooNew (a 504 the client
+		// retries), as upstream's cache does; it is not served by etcd,
+		// which reads and holds the whole state once per watcher: in a
+		// storm of watches whose waits ran out, that was the spike.
+		// Without them the cache cannot prove it is fresh, and etcd serves
+		// the watch.
+		if c.cfg.TrustProgress {
+			if err := c.waitFresh(ctx, opts.Revision, 10*time.Second); err != nil {
+				return nil, err
+			}
+		} else if ok, err := c.freshOrWait(ctx, opts.Revision, 0); err != nil {
 			return nil, err
 		} else if !ok {
 			return c.cfg.Backend.Watch(ctx, key, opts)
@@ -188,15 +235,17 @@ func (c *Cacher) Watch(ctx context.Context, key string, opts storage.WatchOption
 	defer c.mu.Unlock()
 	w := &cacheWatcher{
 		c: c, key: key, prefix: opts.Prefix, pred: opts.Predicate, minRev: c.rev,
-		in: make(chan storage.Event, watcherBuffer), out: make(chan storage.Event),
+		in: newQueue(), out: make(chan storage.Event),
 		stop: make(chan struct{}), done: make(chan struct{}),
 		bookmarks: opts.ProgressNotify, lastBookmark: time.Now(),
 	}
 	switch {
 	case opts.InitialState:
-		w.initial = c.stateLocked(w)
+		// Cloning marks the tree copy-on-write: the next change copies the
+		// few nodes on its path, and the clone stays the state at c.rev.
+		w.snapshot = c.items.Clone()
 		if opts.InitialEventsEnd {
-			w.initial = append(w.initial, storage.Event{Type: storage.Progress, Revision: c.rev, InitialEventsEnd: true})
+			w.initialEnd = &storage.Event{Type: storage.Progress, Revision: c.rev, InitialEventsEnd: true}
 		}
 	case opts.Revision > c.rev:
 		w.minRev = opts.Revision
@@ -232,20 +281,20 @@ func (c *Cacher) watchHistory(ctx context.Context, key string, opts storage.Watc
 	return c.cfg.Backend.Watch(ctx, key, opts)
 }
 
-// stateLocked returns Added events for the current objects w sees.
-func (c *Cacher) stateLocked(w *cacheWatcher) []storage.Event {
-	var out []storage.Event
-	prefix := w.key
-	c.ascendLocked(prefix, "", func(e *entry) bool {
+// walkState calls fn with an Added event for each object of items that w
+// sees, in key order, until fn returns false.
+func walkState(items *btree.BTreeG[*entry], w *cacheWatcher, fn func(storage.Event) bool) {
+	ascend(items, w.key, "", func(e *entry) bool {
 		if !w.prefix && e.kv.Key != w.key {
 			return e.kv.Key < w.key
 		}
 		if w.pred.Empty() || w.pred.MatchesAttrs(e.attrs) {
-			out = append(out, storage.Event{Type: storage.Added, Key: e.kv.Key, Value: e.kv.Value, Revision: e.kv.Revision, Memo: e.kv.Memo})
+			if !fn(storage.Event{Type: storage.Added, Key: e.kv.Key, Value: e.kv.Value, Revision: e.kv.Revision, Memo: e.kv.Memo}) {
+				return false
+			}
 		}
 		return w.prefix
 	})
-	return out
 }
 
 // bookmarks sends Progress events to watchers that asked for them.
@@ -276,9 +325,7 @@ func (c *Cacher) bookmarkLocked(w *cacheWatcher, now time.Time) {
 	}
 	// Every change up to the cache's revision has been queued, and none up
 	// to where the watch started was wanted: both are true bookmarks.
-	select {
-	case w.in <- storage.Event{Type: storage.Progress, Revision: max(c.rev, w.minRev)}:
+	if w.in.push(storage.Event{Type: storage.Progress, Revision: max(c.rev, w.minRev)}) {
 		w.lastBookmark = now
-	default:
 	}
 }

@@ -332,6 +332,8 @@ func translateRev(err error, key string, rev int64) error {
 		return fmt.Errorf("%w: revision %d is newer than the store", storage.ErrConflict, rev)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return fmt.Errorf("etcd3: %s: %w", key, err)
+	case errors.Is(err, rpctypes.ErrNoSpace), errors.Is(err, rpctypes.ErrGRPCNoSpace):
+		return fmt.Errorf("%w: %s: %v", storage.ErrNoSpace, key, err)
 	case tooLarge(err):
 		return fmt.Errorf("%w: %s: %v", storage.ErrTooLarge, key, err)
 	default:

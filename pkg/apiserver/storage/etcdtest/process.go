@@ -36,11 +36,11 @@ func StartExternal(flags ...string) (*External, error) {
 	clientPort, peerPort := freePort(), freePort()
 	e := &External{dir: dir, ClientURL: fmt.Sprintf("http://127.0.0.1:%d", clientPort)}
 	peer := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
-	e.cmd = exec.Command(bin, "--data-dir", dir, "--name", "test",
+	args := []string{"--data-dir", dir, "--name", "test",
 		"--listen-client-urls", e.ClientURL, "--advertise-client-urls", e.ClientURL,
 		"--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-		"--initial-cluster", "test="+peer)
-	e.cmd.Args = append(e.cmd.Args, flags...)
+		"--initial-cluster", "test=" + peer}
+	e.cmd = exec.Command(bin, append(args, flags...)...)
 	// The process dies with the test binary, which has no hook to stop it.
 	e.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := e.cmd.Start(); err != nil {
