@@ -99,7 +99,7 @@ func resourceTable(set *client.Set) (map[groupKind]ops, []client.Resource) {
 		typedOps(set.ServiceAccounts), typedOps(set.Deployments), typedOps(set.ReplicaSets),
 		typedOps(set.DaemonSets), typedOps(set.StatefulSets), typedOps(set.ControllerRevisions),
 		typedOps(set.Jobs), typedOps(set.CronJobs), typedOps(set.Leases),
-		typedOps(set.LimitRanges), typedOps(set.ResourceQuotas),
+		typedOps(set.LimitRanges), typedOps(set.ResourceQuotas), typedOps(set.HorizontalPodAutoscalers),
 	}
 	byGK := map[groupKind]ops{}
 	byGR := map[meta.GroupResource]bool{}
