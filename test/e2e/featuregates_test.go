@@ -18,9 +18,9 @@ func TestFeatureGateFlags(t *testing.T) {
 		code       int
 		wantErr    string
 	}{
-		{"platform-apiserver", "DryRun=false,APIListChunking=false,RemainingItemCount=false", 0, ""},
-		{"platform-apiserver", "ServerSideApply=true", 2,
-			"unrecognized feature gate: ServerSideApply (known gates: APIListChunking, DryRun, RemainingItemCount)"},
+		{"platform-apiserver", "DryRun=false,APIListChunking=false,RemainingItemCount=false,ServerSideApply=false", 0, ""},
+		{"platform-apiserver", "NoSuchGate=true", 2,
+			"unrecognized feature gate: NoSuchGate (known gates: APIListChunking, DryRun, RemainingItemCount, ServerSideApply)"},
 		{"platform-scheduler", "", 0, ""},
 		{"platform-scheduler", "DryRun=true", 2, "unrecognized feature gate: DryRun (this component has no feature gates)"},
 		{"platform-controller-manager", "", 0, ""},
