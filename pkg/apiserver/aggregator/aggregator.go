@@ -143,17 +143,16 @@ func (a *Aggregator) HasSynced() bool {
 // APIServices until ctx ends.
 func (a *Aggregator) Run(ctx context.Context) {
 	var wg sync.WaitGroup
-	feeds := []*feed{
-		{kind: "APIService", store: a.cfg.APIServices, lg: a.lg, replace: a.replace, apply: a.apply},
-		{kind: "Service", store: a.cfg.Services, lg: a.lg, apply: a.serviceChanged},
-		{kind: "Endpoints", store: a.cfg.Endpoints, lg: a.lg, apply: a.serviceChanged},
+	feeds := []struct {
+		store *registry.Store
+		f     registry.Follower
+	}{
+		{a.cfg.APIServices, registry.Follower{Replace: a.replace, Apply: a.apply}},
+		{a.cfg.Services, registry.Follower{Apply: a.serviceChanged}},
+		{a.cfg.Endpoints, registry.Follower{Apply: a.serviceChanged}},
 	}
 	for _, f := range feeds {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f.run(ctx)
-		}()
+		wg.Go(func() { registry.Follow(ctx, a.lg, f.store, f.f) })
 	}
 	_ = a.checks.Run(ctx)
 	wg.Wait()

@@ -187,14 +187,7 @@ func (q *request) patchTransform(pt patch.Type, body []byte) registry.TransformF
 		if err := q.checkNameAndNamespace(obj); err != nil {
 			return nil, err
 		}
-		m := obj.GetObjectMeta()
-		if m.ResourceVersion != "" && m.ResourceVersion != rv {
-			// A resourceVersion in the patch is a precondition, as upstream.
-			return nil, apierrors.NewConflict(res.GroupResource(), q.info.Name,
-				fmt.Errorf("the object has been modified; please apply your changes to the latest version and try again"))
-		}
-		m.ResourceVersion = rv
-		return obj, nil
+		return q.atVersion(obj, rv)
 	}
 }
 
@@ -246,7 +239,6 @@ func (q *request) patch(part registry.Part) {
 // applyTransform merges an applied configuration into the current object
 // (nil when apply creates it) as the request's field manager.
 func (q *request) applyTransform(config []byte, part registry.Part, force bool) registry.TransformFunc {
-	res := q.store.Resource
 	subresource := ""
 	if part == registry.StatusPart {
 		subresource = "status"
@@ -263,15 +255,22 @@ func (q *request) applyTransform(config []byte, part registry.Part, force bool) 
 		if err := q.checkNameAndNamespace(obj); err != nil {
 			return nil, err
 		}
-		m := obj.GetObjectMeta()
-		if m.ResourceVersion != "" && m.ResourceVersion != rv {
-			// A resourceVersion in the configuration is a precondition.
-			return nil, apierrors.NewConflict(res.GroupResource(), q.info.Name,
-				fmt.Errorf("the object has been modified; please apply your changes to the latest version and try again"))
-		}
-		m.ResourceVersion = rv
-		return obj, nil
+		return q.atVersion(obj, rv)
 	}
+}
+
+// atVersion sets obj's resourceVersion to rv, the version the patch or
+// apply configuration was applied to. A resourceVersion the client put in
+// the patch or configuration is a precondition, as upstream: another one
+// is a conflict.
+func (q *request) atVersion(obj meta.Object, rv string) (meta.Object, error) {
+	m := obj.GetObjectMeta()
+	if m.ResourceVersion != "" && m.ResourceVersion != rv {
+		return nil, apierrors.NewConflict(q.store.Resource.GroupResource(), q.info.Name,
+			fmt.Errorf("the object has been modified; please apply your changes to the latest version and try again"))
+	}
+	m.ResourceVersion = rv
+	return obj, nil
 }
 
 func (q *request) delete() {

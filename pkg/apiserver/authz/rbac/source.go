@@ -2,10 +2,8 @@ package rbac
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"go.uber.org/zap"
 
@@ -14,7 +12,6 @@ import (
 	rbacv1 "platform.io/client/api/rbac/v1"
 
 	"platform.io/platform/pkg/apiserver/registry"
-	"platform.io/platform/pkg/apiserver/storage"
 )
 
 // Stores are the registry stores of the four RBAC resources.
@@ -143,77 +140,20 @@ type feed struct {
 	lg       *zap.Logger
 }
 
-// relistDelay is the wait before listing again after a failure.
-const relistDelay = time.Second
-
+// run follows the store until ctx ends, calling listed once after the
+// first list.
 func (f *feed) run(ctx context.Context, listed func()) {
-	first := true
-	for ctx.Err() == nil {
-		rv, err := f.list(ctx)
-		if err == nil {
-			if first {
-				first = false
-				listed()
+	var first sync.Once
+	registry.Follow(ctx, f.lg, f.store, registry.Follower{
+		Replace: func(objs []meta.Object) {
+			f.idx.replace(f.kind, objs)
+			if f.relisted != nil {
+				f.relisted()
 			}
-			err = f.watch(ctx, rv)
-		}
-		if err != nil && ctx.Err() == nil {
-			f.lg.Info("RBAC policy feed restarts", zap.String("kind", f.kind), zap.Error(err))
-			select {
-			case <-ctx.Done():
-			case <-time.After(relistDelay):
-			}
-		}
-	}
-}
-
-// list replaces the kind's part of the index with the current objects and
-// returns the list's revision.
-func (f *feed) list(ctx context.Context) (string, error) {
-	l, err := f.store.List(ctx, "", registry.ListOptions{})
-	if err != nil {
-		return "", fmt.Errorf("list %s: %w", f.kind, err)
-	}
-	objs, err := l.Objects()
-	if err != nil {
-		return "", fmt.Errorf("decode %s: %w", f.kind, err)
-	}
-	f.idx.replace(f.kind, objs)
-	if f.relisted != nil {
-		f.relisted()
-	}
-	return l.ResourceVersion, nil
-}
-
-var errWatchClosed = errors.New("watch closed")
-
-// watch applies changes after rv until the stream ends.
-func (f *feed) watch(ctx context.Context, rv string) error {
-	w, err := f.store.Watch(ctx, "", registry.WatchOptions{ResourceVersion: rv})
-	if err != nil {
-		return fmt.Errorf("watch %s: %w", f.kind, err)
-	}
-	defer w.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case e, ok := <-w.ResultChan():
-			if !ok {
-				return errWatchClosed
-			}
-			switch e.Type {
-			case storage.Error:
-				return fmt.Errorf("watch %s: %w", f.kind, e.Err)
-			case storage.Added, storage.Modified, storage.Deleted:
-				obj, err := f.store.EventObject(e)
-				if err != nil {
-					return err
-				}
-				f.apply(obj, e.Type == storage.Deleted)
-			}
-		}
-	}
+			first.Do(listed)
+		},
+		Apply: f.apply,
+	})
 }
 
 // StoredRoleRefRules returns the rules of the role ref names for a binding

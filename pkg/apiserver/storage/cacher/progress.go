@@ -20,6 +20,8 @@ const progressInterval = 100 * time.Millisecond
 type progressRequester struct {
 	request  func(context.Context) error
 	interval time.Duration
+	// ticks, when set, replaces the interval's ticker (a test's clock).
+	ticks <-chan time.Time
 	// mu guards waiting and running.
 	mu      sync.Mutex
 	waiting int
@@ -48,8 +50,12 @@ func (p *progressRequester) want() (done func()) {
 // loop requests progress at once and then every interval while anyone
 // waits.
 func (p *progressRequester) loop() {
-	tick := time.NewTicker(p.interval)
-	defer tick.Stop()
+	ticks := p.ticks
+	if ticks == nil {
+		t := time.NewTicker(p.interval)
+		defer t.Stop()
+		ticks = t.C
+	}
 	for {
 		p.mu.Lock()
 		if p.waiting == 0 {
@@ -61,6 +67,6 @@ func (p *progressRequester) loop() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*p.interval)
 		p.request(ctx)
 		cancel()
-		<-tick.C
+		<-ticks
 	}
 }

@@ -13,7 +13,13 @@ import (
 // waits.
 func TestProgressRequestsAreShared(t *testing.T) {
 	var requests atomic.Int64
-	p := &progressRequester{request: func(context.Context) error { requests.Add(1); return nil }, interval: 10 * time.Millisecond}
+	asked := make(chan struct{}, 1024) // one per request
+	ticks := make(chan time.Time)      // the test's clock: each send is one interval
+	p := &progressRequester{
+		request:  func(context.Context) error { requests.Add(1); asked <- struct{}{}; return nil },
+		interval: 10 * time.Millisecond,
+		ticks:    ticks,
+	}
 	const waiters = 500
 	dones := make([]func(), waiters)
 	var wg sync.WaitGroup
@@ -21,13 +27,19 @@ func TestProgressRequestsAreShared(t *testing.T) {
 		wg.Go(func() { dones[i] = p.want() })
 	}
 	wg.Wait()
-	waitFor(t, "three requests", func() bool { return requests.Load() >= 3 })
+	// One request at once, then one per interval: three over two intervals.
+	waitAsked(t, asked)
+	for range 2 {
+		ticks <- time.Time{}
+		waitAsked(t, asked)
+	}
 	for _, done := range dones {
 		done()
 		done() // a second call is harmless
 	}
 	n := requests.Load()
-	waitFor(t, "the loop to end", func() bool { p.mu.Lock(); defer p.mu.Unlock(); return !p.running })
+	// The next interval finds no one waiting: the loop ends without asking.
+	ticks <- time.Time{}
 	if n > 10 {
 		t.Errorf("%d waiters caused %d progress requests over three intervals, want one per interval", waiters, n)
 	}
@@ -38,17 +50,18 @@ func TestProgressRequestsAreShared(t *testing.T) {
 	// A new waiter starts asking again.
 	done := p.want()
 	defer done()
-	waitFor(t, "a request for a new waiter", func() bool { return requests.Load() > after })
+	waitAsked(t, asked)
+	if requests.Load() <= after {
+		t.Error("no request for a new waiter")
+	}
 }
 
-// waitFor fails t unless cond holds within 10s.
-func waitFor(t *testing.T, what string, cond func() bool) {
+// waitAsked fails t unless a progress request is made within 10s.
+func waitAsked(t *testing.T, asked <-chan struct{}) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10s", what)
-		}
-		time.Sleep(time.Millisecond)
+	select {
+	case <-asked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no progress request within 10s")
 	}
 }
