@@ -103,7 +103,10 @@ func (s *Scheduler) onPodAdd(p *corev1.Pod) {
 			s.lg.Error("cache pod", zap.String("pod", p.Namespace+"/"+p.Name), zap.Error(err))
 		}
 		s.Queue.MoveAllToActiveOrBackoffQueue(eventAssignedPodAdd, nil)
-	case s.responsible(p) && !s.deadlinePassed(p):
+	case s.responsible(p):
+		// A pod whose deadline passed before the scheduler saw it (a busy
+		// informer, a restart) still gets one cycle: the cycle drops it
+		// and records why it is not bound, so it is never ignored silently.
 		s.Queue.Add(p)
 	}
 }

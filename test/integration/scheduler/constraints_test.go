@@ -157,6 +157,23 @@ func TestDeadline(t *testing.T) {
 	c.stayPending("late", 500*time.Millisecond)
 }
 
+// TestDeadlinePassedUnseen checks that a pod whose deadline passed before
+// the scheduler first saw it (here: before the scheduler started) is
+// recorded as not bound rather than ignored.
+func TestDeadlinePassedUnseen(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t)
+	ads := int64(1)
+	c.create(newPod("expired", "", "", func(p *corev1.Pod) { p.Spec.ActiveDeadlineSeconds = &ads }))
+	poll(t, "deadline passed", 5*time.Second, func() (bool, error) {
+		return time.Since(c.get("expired").CreationTimestamp.Time) > 1500*time.Millisecond, nil
+	})
+	c.run(nil)
+	c.addNode(nodeSpec{name: "a"})
+	c.waitEvent("expired", "FailedScheduling", "activeDeadlineSeconds (1s) passed")
+	c.stayPending("expired", 500*time.Millisecond)
+}
+
 // TestSchedulerNames checks two profiles in one process, and that pods
 // naming another scheduler are left alone.
 func TestSchedulerNames(t *testing.T) {
