@@ -19,6 +19,8 @@ import (
 	"platform.io/platform/pkg/apiserver/admission"
 	"platform.io/platform/pkg/apiserver/admission/webhook/client"
 	"platform.io/platform/pkg/apiserver/admission/webhook/review"
+	"platform.io/platform/pkg/apiserver/audit/auditctx"
+	"platform.io/platform/pkg/apiserver/validation"
 )
 
 // Caller calls webhooks of one type (mutating or validating).
@@ -74,12 +76,29 @@ func (c *Caller) Call(ctx context.Context, inv *Invocation, a *admission.Attribu
 		return nil, apierrors.NewInternalError(fmt.Errorf("failed calling webhook %q: %w", h.Name, err))
 	}
 	c.metrics.observe(h.Name, c.typ, op, d, code, !resp.Allowed)
+	c.annotate(ctx, h.Name, resp.AuditAnnotations)
 	if !resp.Allowed {
 		se := Denial(h.Name, resp.Result)
 		c.metrics.rejected(h.Name, c.typ, op, RejectionNoError, int(se.ErrStatus.Code))
 		return &Result{Warnings: resp.Warnings}, se
 	}
 	return &Result{Patch: resp.Patch, Warnings: resp.Warnings}, nil
+}
+
+// annotate adds a webhook's auditAnnotations to the request's audit
+// event, each key prefixed with the webhook's name as upstream does
+// ("<webhook>/<key>"); a key that is not a qualified name that way is
+// logged and left out, and a key already set keeps its first value.
+func (c *Caller) annotate(ctx context.Context, webhook string, annotations map[string]string) {
+	for k, v := range annotations {
+		key := webhook + "/" + k
+		if errs := validation.IsQualifiedName(key); len(errs) > 0 {
+			c.lg.Warn("admission webhook audit annotation dropped: invalid key",
+				zap.String("webhook", webhook), zap.String("key", key), zap.Strings("errors", errs))
+			continue
+		}
+		auditctx.AddAnnotation(ctx, key, v)
+	}
 }
 
 // exchange posts the AdmissionReview and checks the answer; it returns
