@@ -8,6 +8,8 @@ import (
 	"github.com/robfig/cron/v3"
 
 	batchv1 "platform.io/client/api/batch/v1"
+
+	"platform.io/platform/pkg/cronspec"
 )
 
 // tooManyMissed is the number of missed start times over which a warning
@@ -16,19 +18,6 @@ const tooManyMissed = 100
 
 // errUnknownTimeZone marks a spec.timeZone the process cannot load.
 var errUnknownTimeZone = errors.New("unknown time zone")
-
-// parseStandard is cron.ParseStandard with its panics turned into errors:
-// the library indexes past the end of "TZ=<zone>" without a schedule after
-// it (found by FuzzParseSchedule), and one bad CronJob must not stop the
-// controller manager.
-func parseStandard(expr string) (s cron.Schedule, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			s, err = nil, fmt.Errorf("the cron library failed on %q: %v", expr, p)
-		}
-	}()
-	return cron.ParseStandard(expr)
-}
 
 // parseSchedule parses spec.schedule (five fields, or a predefined
 // descriptor such as @daily or @every 1h, optionally prefixed with
@@ -44,7 +33,7 @@ func parseSchedule(spec *batchv1.CronJobSpec) (cron.Schedule, *time.Location, er
 		loc = l
 		expr = "TZ=" + *tz + " " + expr
 	}
-	s, err := parseStandard(expr)
+	s, err := cronspec.Parse(expr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("unparseable schedule %q: %w", spec.Schedule, err)
 	}

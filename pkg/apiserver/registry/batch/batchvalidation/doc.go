@@ -1,5 +1,5 @@
 // Package batchvalidation holds what the batch registry packages share: the
-// JobSpec defaults and rules used by both Jobs and CronJob job templates, a
-// label selector check, and the cron schedule parser (ParseSchedule) that
-// validation and the cronjob controller both rely on.
+// JobSpec defaults and rules used by both Jobs and CronJob job templates,
+// and a label selector check. Cron schedules are parsed by pkg/cronspec,
+// shared with the cronjob controller.
 package batchvalidation

@@ -12,6 +12,7 @@ import (
 
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/batch/batchvalidation"
+	"platform.io/platform/pkg/cronspec"
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
 
@@ -159,7 +160,7 @@ func equalStrings(a, b *string) bool {
 
 func validateSchedule(schedule string, allowTZ, hasTimeZone bool, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	if _, err := batchvalidation.ParseSchedule(schedule); err != nil {
+	if _, err := cronspec.Parse(schedule); err != nil {
 		errs = append(errs, field.Invalid(p, schedule, err.Error()))
 	}
 	if strings.Contains(schedule, "TZ") {
