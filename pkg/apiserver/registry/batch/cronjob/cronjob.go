@@ -12,8 +12,8 @@ import (
 
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/batch/batchvalidation"
-	"platform.io/platform/pkg/cronspec"
 	"platform.io/platform/pkg/apiserver/validation/field"
+	"platform.io/platform/pkg/cronspec"
 )
 
 // MaxNameLength keeps the names of the Jobs a CronJob creates (its name, a
