@@ -265,6 +265,9 @@ func normalize(v any) any {
 			return n
 		}
 		f, _ := v.Float64()
+		if f == 0 {
+			return float64(0) // -0.0 would encode as -0, which decodes as an integer
+		}
 		return f
 	}
 	return v

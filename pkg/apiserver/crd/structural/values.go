@@ -35,6 +35,24 @@ func (s *Schema) validateString(v *run, name, str string) {
 	}
 }
 
+// multipleOf reports whether n is a multiple of factor, within the
+// relative error upstream tolerates so that 0.3 is a multiple of 0.1.
+func multipleOf(n, factor float64) bool {
+	q := n / factor
+	if factor < 1 {
+		q = 1 / factor * n
+	}
+	if math.IsNaN(q) || math.IsInf(q, 0) {
+		return false
+	}
+	r := math.Round(q)
+	if q == r {
+		return true
+	}
+	diff := math.Abs(q - r)
+	return diff/(math.Abs(q)+math.Abs(r)) < 1e-9
+}
+
 func tooLong(limit int64) string {
 	if limit == 1 {
 		return "may not be more than 1 byte"
@@ -46,7 +64,7 @@ func tooLong(limit int64) string {
 // the tree holds it (int64 or float64), shown as the bad value.
 func (s *Schema) validateNumber(v *run, name string, raw any, n float64) {
 	if m := s.MultipleOf; m != nil && *m > 0 {
-		if q := n / *m; q != math.Trunc(q) {
+		if !multipleOf(n, *m) {
 			v.add(field.TypeInvalid, name, raw, fmt.Sprintf("%s in body should be a multiple of %v", display(name), *m))
 		}
 	}
