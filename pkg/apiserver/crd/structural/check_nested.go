@@ -21,10 +21,13 @@ func (c *checker) junctors(s *Schema, lvl level, p *field.Path) {
 	}
 }
 
+// The two schemas of the int-or-string anyOf; compared through pointers,
+// which reflect.DeepEqual takes without allocating.
+var intOnly, stringOnly = &Schema{Type: "integer"}, &Schema{Type: "string"}
+
 func isIntOrStringAnyOf(list []Schema) bool {
-	return len(list) == 2 &&
-		reflect.DeepEqual(list[0], Schema{Type: "integer"}) &&
-		reflect.DeepEqual(list[1], Schema{Type: "string"})
+	return len(list) == 2 && list[0].Type == "integer" && list[1].Type == "string" &&
+		reflect.DeepEqual(&list[0], intOnly) && reflect.DeepEqual(&list[1], stringOnly)
 }
 
 // valueJunctors checks the junctor schemas of v (a structural node or a

@@ -85,7 +85,6 @@ var (
 	rgbColorRE = regexp.MustCompile(`^rgb\(` + rgbByte + `,` + rgbByte + `,` + rgbByte + `\)$`)
 	cardRE     = regexp.MustCompile(`^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$`)
 	durationRE = regexp.MustCompile(`(\d+)\s*([A-Za-zµ]+)`)
-	clockRE    = regexp.MustCompile(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
 )
 
 func isObjectID(s string) bool {
@@ -157,14 +156,54 @@ func isDate(s string) bool {
 	return err == nil
 }
 
-// isDateTime accepts an RFC 3339 date-time with a zone, in either case.
+// isDateTime accepts an RFC 3339 date-time with a zone, in either case,
+// as upstream's format checker does: the text before the first 't' is a
+// date; the text up to the next 't' (if any) is hh:mm:ss, an optional
+// separator and fraction digits, and 'z' or a ±hh:mm offset.
 func isDateTime(s string) bool {
-	parts := strings.Split(strings.ToLower(s), "t")
-	if len(s) < 4 || len(parts) < 2 || !isDate(parts[0]) {
+	sep := strings.IndexAny(s, "tT")
+	if len(s) < 4 || sep < 0 || !isDate(s[:sep]) {
 		return false
 	}
-	m := clockRE.FindStringSubmatch(parts[1])
-	return m != nil && m[1] <= "23" && m[2] <= "59" && m[3] <= "59"
+	clock := s[sep+1:]
+	if end := strings.IndexAny(clock, "tT"); end >= 0 {
+		clock = clock[:end]
+	}
+	return isClock(clock)
+}
+
+// isClock matches hh:mm:ss(.d+)?(z|[+-]hh:mm) with hh <= 23, mm and
+// ss <= 59; the fraction's separator may be any character.
+func isClock(c string) bool {
+	if len(c) < 9 || !twoDigits(c[0:2]) || c[2] != ':' || !twoDigits(c[3:5]) || c[5] != ':' || !twoDigits(c[6:8]) {
+		return false
+	}
+	if c[0:2] > "23" || c[3:5] > "59" || c[6:8] > "59" {
+		return false
+	}
+	zone := c[8:]
+	if !isZone(zone) && len(zone) > 1 {
+		j := 1
+		for j < len(zone) && zone[j] >= '0' && zone[j] <= '9' {
+			j++
+		}
+		if j == 1 || !isZone(zone[j:]) {
+			return false
+		}
+		zone = zone[j:]
+	}
+	return isZone(zone)
+}
+
+func isZone(z string) bool {
+	if z == "z" || z == "Z" {
+		return true
+	}
+	return len(z) == 6 && (z[0] == '+' || z[0] == '-') && twoDigits(z[1:3]) && z[3] == ':' && twoDigits(z[4:6])
+}
+
+func twoDigits(d string) bool {
+	return len(d) == 2 && d[0] >= '0' && d[0] <= '9' && d[1] >= '0' && d[1] <= '9'
 }
 
 // durationUnits are the unit spellings a duration may use beside Go's:

@@ -18,15 +18,17 @@ import (
 // validate, as upstream does on every write.
 func (s *Schema) Validate(fld *field.Path, obj any) field.ErrorList {
 	v := run{fld: fld}
-	s.validate(&v, "", obj)
+	s.validate(&v, obj)
 	sort.SliceStable(v.errs, func(i, j int) bool { return v.errs[i].Field < v.errs[j].Field })
 	return v.errs
 }
 
-// run collects the errors of one Validate call.
+// run collects the errors of one Validate call, and holds the path of the
+// value being checked.
 type run struct {
 	fld  *field.Path
 	errs field.ErrorList
+	path path
 }
 
 // at renders the error path of the value named name (its path inside the
@@ -58,32 +60,32 @@ func child(name, key string) string {
 }
 
 // validate checks the value obj at name against s and everything below.
-func (s *Schema) validate(v *run, name string, obj any) {
-	if !s.validType(v, name, obj) {
+func (s *Schema) validate(v *run, obj any) {
+	if !s.validType(v, obj) {
 		return
 	}
 	if obj == nil {
 		return
 	}
-	s.validateJunctors(v, name, obj)
+	s.validateJunctors(v, obj)
 	switch x := obj.(type) {
 	case string:
-		s.validateString(v, name, x)
+		s.validateString(v, x)
 	case map[string]any:
-		s.validateObject(v, name, x)
+		s.validateObject(v, x)
 	case []any:
-		s.validateArray(v, name, x)
+		s.validateArray(v, x)
 	default:
 		if n, ok := number(obj); ok {
-			s.validateNumber(v, name, obj, n)
+			s.validateNumber(v, obj, n)
 		}
 	}
-	s.validateEnum(v, name, obj)
+	s.validateEnum(v, obj)
 }
 
 // validType checks the type (and null) and reports whether the value's
 // other checks should run.
-func (s *Schema) validType(v *run, name string, obj any) bool {
+func (s *Schema) validType(v *run, obj any) bool {
 	want := s.Type
 	if s.IntOrString {
 		want = "integer,string"
@@ -92,6 +94,7 @@ func (s *Schema) validType(v *run, name string, obj any) bool {
 		if want == "" || s.Nullable {
 			return true
 		}
+		name := v.name()
 		v.add(field.TypeTypeInvalid, name, "null", typeMessage(name, want, "null"))
 		return false
 	}
@@ -103,7 +106,7 @@ func (s *Schema) validType(v *run, name string, obj any) bool {
 	case want == "" || typeMatches(want, obj):
 		return true
 	}
-	got := jsonType(obj)
+	got, name := jsonType(obj), v.name()
 	v.add(field.TypeTypeInvalid, name, got, typeMessage(name, want, got))
 	return false
 }
@@ -112,21 +115,24 @@ func typeMessage(name, want, got string) string {
 	return fmt.Sprintf("%s in body must be of type %s: %q", display(name), want, got)
 }
 
-func (s *Schema) validateObject(v *run, name string, obj map[string]any) {
+func (s *Schema) validateObject(v *run, obj map[string]any) {
 	n := int64(len(obj))
 	if s.MinProperties != nil && n < *s.MinProperties {
+		name := v.name()
 		v.add(field.TypeInvalid, name, n, fmt.Sprintf("%s in body should have at least %d properties", display(name), *s.MinProperties))
 		return
 	}
 	if s.MaxProperties != nil && n > *s.MaxProperties {
-		v.add(field.TypeTooMany, name, n, atMost(*s.MaxProperties))
+		v.add(field.TypeTooMany, v.name(), n, atMost(*s.MaxProperties))
 		return
 	}
 	ap := s.AdditionalProperties
 	for k, val := range obj {
-		if p, ok := s.Properties[k]; ok {
-			if p != nil {
-				p.validate(v, child(name, k), val)
+		if sub, ok := s.Properties[k]; ok {
+			if sub != nil {
+				v.push(pathElem{key: k})
+				sub.validate(v, val)
+				v.pop()
 			}
 			continue
 		}
@@ -134,39 +140,46 @@ func (s *Schema) validateObject(v *run, name string, obj map[string]any) {
 		case ap == nil:
 		case !ap.Allows:
 			if !s.EmbeddedResource || !metaFields[k] {
+				name := v.name()
 				v.add(field.TypeInvalid, name, k, fmt.Sprintf("%s.%s in body is a forbidden property", display(name), k))
 			}
 		case ap.Schema != nil:
-			ap.Schema.validate(v, child(name, k), val)
+			v.push(pathElem{key: k})
+			ap.Schema.validate(v, val)
+			v.pop()
 		}
 	}
 	for _, k := range s.Required {
 		if _, ok := obj[k]; !ok {
-			v.add(field.TypeRequired, child(name, k), nil, "")
+			v.add(field.TypeRequired, child(v.name(), k), nil, "")
 		}
 	}
 	if s.EmbeddedResource {
-		validateEmbedded(v, name, obj)
+		validateEmbedded(v, obj)
 	}
 }
 
-func (s *Schema) validateArray(v *run, name string, list []any) {
+func (s *Schema) validateArray(v *run, list []any) {
 	if s.Items != nil {
 		for i, e := range list {
-			s.Items.validate(v, fmt.Sprintf("%s[%d]", name, i), e)
+			v.push(pathElem{index: i, isItem: true})
+			s.Items.validate(v, e)
+			v.pop()
 		}
 	}
 	n := int64(len(list))
 	if s.MinItems != nil && n < *s.MinItems {
+		name := v.name()
 		v.add(field.TypeInvalid, name, n, fmt.Sprintf("%s in body should have at least %d items", display(name), *s.MinItems))
 	}
 	if s.MaxItems != nil && n > *s.MaxItems {
-		v.add(field.TypeTooMany, name, n, atMost(*s.MaxItems))
+		v.add(field.TypeTooMany, v.name(), n, atMost(*s.MaxItems))
 	}
 	if s.UniqueItems && len(duplicates(list)) > 0 {
+		name := v.name()
 		v.add(field.TypeInvalid, name, "", fmt.Sprintf("%s in body shouldn't contain duplicates", display(name)))
 	}
-	s.validateListType(v, name, list)
+	s.validateListType(v, list)
 }
 
 // atMost is upstream's Too many detail.

@@ -13,13 +13,14 @@ import (
 
 // validateString checks lengths (in Unicode characters, as upstream
 // counts), the pattern and the format.
-func (s *Schema) validateString(v *run, name, str string) {
+func (s *Schema) validateString(v *run, str string) {
 	if s.MaxLength != nil || s.MinLength != nil {
 		n := int64(utf8.RuneCountInString(str))
 		if s.MaxLength != nil && n > *s.MaxLength {
-			v.add(field.TypeTooLong, name, str, tooLong(*s.MaxLength))
+			v.add(field.TypeTooLong, v.name(), str, tooLong(*s.MaxLength))
 		}
 		if s.MinLength != nil && n < *s.MinLength {
+			name := v.name()
 			v.add(field.TypeInvalid, name, str, fmt.Sprintf("%s in body should be at least %d chars long", display(name), *s.MinLength))
 		}
 	}
@@ -27,10 +28,12 @@ func (s *Schema) validateString(v *run, name, str string) {
 		// An invalid pattern is Check's to report; it matches nothing here
 		// so that a schema that skipped Check fails closed.
 		if re, err := compilePattern(s.Pattern); err != nil || !re.MatchString(str) {
+			name := v.name()
 			v.add(field.TypeInvalid, name, str, fmt.Sprintf("%s in body should match '%s'", display(name), s.Pattern))
 		}
 	}
 	if s.Format != "" && !checkFormat(s.Format, str) {
+		name := v.name()
 		v.add(field.TypeTypeInvalid, name, str, fmt.Sprintf("%s in body must be of type %s: %q", display(name), s.Format, str))
 	}
 }
@@ -62,7 +65,11 @@ func tooLong(limit int64) string {
 
 // validateNumber checks multipleOf and the bounds; raw is the value as
 // the tree holds it (int64 or float64), shown as the bad value.
-func (s *Schema) validateNumber(v *run, name string, raw any, n float64) {
+func (s *Schema) validateNumber(v *run, raw any, n float64) {
+	if s.MultipleOf == nil && s.Maximum == nil && s.Minimum == nil {
+		return
+	}
+	name := v.name()
 	if m := s.MultipleOf; m != nil && *m > 0 {
 		if !multipleOf(n, *m) {
 			v.add(field.TypeInvalid, name, raw, fmt.Sprintf("%s in body should be a multiple of %v", display(name), *m))
@@ -86,7 +93,7 @@ func (s *Schema) validateNumber(v *run, name string, raw any, n float64) {
 
 // validateEnum reports a value that is none of the enum's; the detail
 // lists them quoted, as upstream's NotSupported does.
-func (s *Schema) validateEnum(v *run, name string, obj any) {
+func (s *Schema) validateEnum(v *run, obj any) {
 	if len(s.Enum) == 0 {
 		return
 	}
@@ -104,5 +111,5 @@ func (s *Schema) validateEnum(v *run, name string, obj any) {
 		}
 		quoted[i] = strconv.Quote(str)
 	}
-	v.add(field.TypeNotSupported, name, obj, "supported values: "+strings.Join(quoted, ", "))
+	v.add(field.TypeNotSupported, v.name(), obj, "supported values: "+strings.Join(quoted, ", "))
 }
