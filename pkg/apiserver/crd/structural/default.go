@@ -46,7 +46,7 @@ func (s *Schema) defaultObject(x map[string]any) {
 		if p == nil || p.Default == nil {
 			continue
 		}
-		if cur, found := x[k]; !found || (cur == nil && !p.Nullable) {
+		if _, found := x[k]; !found {
 			x[k] = deepCopy(p.Default)
 		}
 	}
@@ -65,7 +65,7 @@ func (s *Schema) defaultObject(x map[string]any) {
 		if sub == nil {
 			continue
 		}
-		if val == nil && !sub.Nullable {
+		if val == nil && !sub.Nullable { // null where null is not allowed: as if absent
 			if sub.Default == nil {
 				delete(x, k)
 				continue
