@@ -124,9 +124,6 @@ func (c *checker) extensions(s *Schema, p *field.Path) {
 	if s.IntOrString && s.EmbeddedResource {
 		c.add(field.Invalid(p.Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
-	if s.IntOrString && s.Type != "" {
-		c.add(field.Invalid(p.Child("type"), s.Type, "must be empty if x-kubernetes-int-or-string is true"))
-	}
 	if s.EmbeddedResource && s.AdditionalProperties != nil {
 		c.add(field.Forbidden(p.Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
 	}

@@ -27,6 +27,8 @@ func TestParseRefuses(t *testing.T) {
 		{"id", `{"id":"x","type":"object"}`, []string{root + ".id: Forbidden: id is not supported"}},
 		{"items array", `{"type":"object","properties":{"l":{"type":"array","items":[{"type":"string"}]}}}`,
 			[]string{root + ".properties[l].items: Forbidden: items must be a schema object and not an array"}},
+		{"items array in a junctor", `{"type":"object","properties":{"l":{"type":"array","items":{"type":"string"},"not":{"items":[{"type":"string"}]}}}}`,
+			[]string{root + ".properties[l].not.items: Forbidden: items must be a schema object and not an array"}},
 		{"unknown keyword deep", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","formt":"date"}}}}`,
 			[]string{root + ".properties[a].items.formt: Forbidden: unknown field"}},
 		{"unknown in junctor", `{"type":"object","allOf":[{"minimum":1,"bogus":true}]}`,
