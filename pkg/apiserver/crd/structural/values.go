@@ -66,27 +66,25 @@ func tooLong(limit int64) string {
 // validateNumber checks multipleOf and the bounds; raw is the value as
 // the tree holds it (int64 or float64), shown as the bad value.
 func (s *Schema) validateNumber(v *run, raw any, n float64) {
-	if s.MultipleOf == nil && s.Maximum == nil && s.Minimum == nil {
-		return
+	fail := func(format string, bound float64) {
+		name := v.name()
+		v.add(field.TypeInvalid, name, raw, fmt.Sprintf("%s in body "+format, display(name), bound))
 	}
-	name := v.name()
-	if m := s.MultipleOf; m != nil && *m > 0 {
-		if !multipleOf(n, *m) {
-			v.add(field.TypeInvalid, name, raw, fmt.Sprintf("%s in body should be a multiple of %v", display(name), *m))
-		}
+	if m := s.MultipleOf; m != nil && *m > 0 && !multipleOf(n, *m) {
+		fail("should be a multiple of %v", *m)
 	}
 	if s.Maximum != nil {
 		if s.ExclusiveMaximum && n >= *s.Maximum {
-			v.add(field.TypeInvalid, name, raw, fmt.Sprintf("%s in body should be less than %v", display(name), *s.Maximum))
+			fail("should be less than %v", *s.Maximum)
 		} else if n > *s.Maximum {
-			v.add(field.TypeInvalid, name, raw, fmt.Sprintf("%s in body should be less than or equal to %v", display(name), *s.Maximum))
+			fail("should be less than or equal to %v", *s.Maximum)
 		}
 	}
 	if s.Minimum != nil {
 		if s.ExclusiveMinimum && n <= *s.Minimum {
-			v.add(field.TypeInvalid, name, raw, fmt.Sprintf("%s in body should be greater than %v", display(name), *s.Minimum))
+			fail("should be greater than %v", *s.Minimum)
 		} else if n < *s.Minimum {
-			v.add(field.TypeInvalid, name, raw, fmt.Sprintf("%s in body should be greater than or equal to %v", display(name), *s.Minimum))
+			fail("should be greater than or equal to %v", *s.Minimum)
 		}
 	}
 }
