@@ -122,3 +122,28 @@ func TestParseKeepsEverything(t *testing.T) {
 		t.Errorf("property keywords lost: %+v", a)
 	}
 }
+
+func TestLoad(t *testing.T) {
+	cases := []struct {
+		name string
+		doc  string
+		want []string
+	}{
+		{"valid", `{"type":"object","properties":{"spec":{"type":"object"}}}`, nil},
+		{"refused keyword", `{"type":"object","$ref":"x"}`, []string{root + ".$ref: Forbidden: $ref is not supported"}},
+		{"not structural", `{"type":"object","properties":{"spec":{}}}`,
+			[]string{root + ".properties[spec].type: Required value: must not be empty for specified object fields"}},
+		{"not JSON", `{`, []string{root + `: Invalid value: "": structural: decoding the schema: unexpected EOF`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, errs := Load([]byte(c.doc), schemaPath())
+			if diff := cmp.Diff(c.want, messages(errs), cmpEmpty); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			if (s == nil) != (len(c.want) > 0) {
+				t.Errorf("schema %v with errors %v", s, c.want)
+			}
+		})
+	}
+}
