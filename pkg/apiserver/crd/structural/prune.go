@@ -15,7 +15,8 @@ import (
 // (its specified fields are still pruned below it); additionalProperties
 // keeps every key (pruning below by its schema; additionalProperties: true
 // keeps the values whole); an embedded resource keeps apiVersion, kind and
-// metadata. With root, obj is a whole resource and keeps them too.
+// metadata, but not metadata fields ObjectMeta lacks. With root, obj is a
+// whole resource and is treated the same way.
 func (s *Schema) Prune(obj map[string]any, root bool) []string {
 	p := pruning{}
 	node := s
@@ -64,6 +65,9 @@ func (s *Schema) prune(p *pruning, x any) {
 	case map[string]any:
 		for k, v := range x {
 			if s != nil && s.EmbeddedResource && metaFields[k] {
+				if k == "metadata" {
+					p.pruneMeta(v)
+				}
 				continue
 			}
 			if sub, keep := s.fieldSchema(k); keep {
@@ -119,6 +123,9 @@ func (s *Schema) skipPrune(p *pruning, x any) {
 	case map[string]any:
 		for k, v := range x {
 			if s.EmbeddedResource && metaFields[k] {
+				if k == "metadata" {
+					p.pruneMeta(v)
+				}
 				continue
 			}
 			if sub, ok := s.fieldSchema(k); ok && sub != nil {
@@ -137,4 +144,32 @@ func (s *Schema) skipPrune(p *pruning, x any) {
 			p.path = p.path[:n]
 		}
 	}
+}
+
+// objectMetaFields are the JSON names of ObjectMeta's fields.
+var objectMetaFields = map[string]bool{
+	"name": true, "generateName": true, "namespace": true, "selfLink": true, "uid": true,
+	"resourceVersion": true, "generation": true, "creationTimestamp": true, "deletionTimestamp": true,
+	"deletionGracePeriodSeconds": true, "labels": true, "annotations": true, "ownerReferences": true,
+	"finalizers": true, "managedFields": true,
+}
+
+// pruneMeta removes the fields of a resource's metadata that ObjectMeta
+// does not have, as upstream's typed round trip of metadata drops them
+// (and reports them as unknown). Fields inside ObjectMeta's own fields
+// are left to the metadata's decoding.
+func (p *pruning) pruneMeta(v any) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	n := len(p.path)
+	p.pushKey("metadata")
+	for k := range m {
+		if !objectMetaFields[k] {
+			p.record(k)
+			delete(m, k)
+		}
+	}
+	p.path = p.path[:n]
 }

@@ -1,9 +1,13 @@
 package structural
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"platform.io/client/api/meta"
 )
 
 const pruneSchema = `{"type":"object","properties":{"spec":{"type":"object","properties":{
@@ -24,9 +28,9 @@ func TestPrune(t *testing.T) {
 		removed []string
 	}{
 		{"root keeps meta fields", true,
-			`{"apiVersion":"v1","kind":"K","metadata":{"name":"a","anything":1},"status":{},"spec":{"name":"n","extra":1}}`,
-			`{"apiVersion":"v1","kind":"K","metadata":{"name":"a","anything":1},"spec":{"name":"n"}}`,
-			[]string{"spec.extra", "status"}},
+			`{"apiVersion":"v1","kind":"K","metadata":{"name":"a","labels":{"x":"y"},"anything":1},"status":{},"spec":{"name":"n","extra":1}}`,
+			`{"apiVersion":"v1","kind":"K","metadata":{"name":"a","labels":{"x":"y"}},"spec":{"name":"n"}}`,
+			[]string{"metadata.anything", "spec.extra", "status"}},
 		{"not root drops them", false, `{"apiVersion":"v1","kind":"K","metadata":{},"spec":{}}`, `{"spec":{}}`, nil},
 		{"list items", true, `{"spec":{"list":[{"a":"x","b":"y"},{"c":1}]}}`, `{"spec":{"list":[{"a":"x"},{}]}}`,
 			[]string{"spec.list[0].b", "spec.list[1].c"}},
@@ -39,9 +43,9 @@ func TestPrune(t *testing.T) {
 		{"preserving list", true, `{"spec":{"rawlist":[{"u":1,"p":{"q":"a","r":"b"}}]}}`,
 			`{"spec":{"rawlist":[{"u":1,"p":{"q":"a"}}]}}`, []string{"spec.rawlist[0].p.r"}},
 		{"embedded resource", true,
-			`{"spec":{"template":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"x"},"spec":{"s":"1","t":"2"},"status":{}}}}`,
+			`{"spec":{"template":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"x","bogus":{}},"spec":{"s":"1","t":"2"},"status":{}}}}`,
 			`{"spec":{"template":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"x"},"spec":{"s":"1"}}}}`,
-			[]string{"spec.template.spec.t", "spec.template.status"}},
+			[]string{"spec.template.metadata.bogus", "spec.template.spec.t", "spec.template.status"}},
 		{"scalar where object expected", true, `{"spec":{"list":"x","labels":3}}`, `{"spec":{"list":"x","labels":3}}`, nil},
 		{"object under a scalar schema", true, `{"spec":{"name":{"a":{"b":1}}}}`, `{"spec":{"name":{}}}`, []string{"spec.name.a"}},
 	}
@@ -57,5 +61,21 @@ func TestPrune(t *testing.T) {
 				t.Errorf("removed (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestObjectMetaFields keeps the pruned metadata fields in step with
+// ObjectMeta's JSON names.
+func TestObjectMetaFields(t *testing.T) {
+	typ := reflect.TypeOf(meta.ObjectMeta{})
+	want := map[string]bool{}
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			want[name] = true
+		}
+	}
+	if diff := cmp.Diff(want, objectMetaFields); diff != "" {
+		t.Errorf("objectMetaFields (-ObjectMeta +listed):\n%s", diff)
 	}
 }
