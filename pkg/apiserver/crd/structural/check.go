@@ -37,7 +37,7 @@ func (s *Schema) Check(fld *field.Path) field.ErrorList {
 	if s == nil {
 		return field.ErrorList{field.Required(fld, "a schema is required")}
 	}
-	var c checker
+	c := checker{root: s}
 	c.node(s, rootLevel, fld)
 	c.defaults(s, fld, true, false)
 	sort.SliceStable(c.errs, func(i, j int) bool { return c.errs[i].Error() < c.errs[j].Error() })
@@ -46,6 +46,7 @@ func (s *Schema) Check(fld *field.Path) field.ErrorList {
 
 // checker collects the errors of one Check call.
 type checker struct {
+	root *Schema
 	errs field.ErrorList
 }
 
@@ -200,7 +201,7 @@ func (c *checker) required(s, nested *Schema, p *field.Path) {
 		return
 	}
 	for i, k := range nested.Required {
-		if _, ok := s.Properties[k]; ok || (s.EmbeddedResource && metaFields[k]) {
+		if _, ok := s.Properties[k]; ok || ((s == c.root || s.EmbeddedResource) && metaFields[k]) {
 			continue
 		}
 		c.add(field.Invalid(p.Child("required").Index(i), k, "must be the name of a property, or the schema must preserve unknown fields"))

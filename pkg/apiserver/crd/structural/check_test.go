@@ -142,6 +142,7 @@ func TestCheck(t *testing.T) {
 			[]string{root + `.properties[o].default.a: Too long: may not be more than 1 byte`}},
 		{"required not a property", `{"type":"object","properties":{"o":{"type":"object","required":["b"],"properties":{"a":{"type":"string"}}}}}`,
 			[]string{root + `.properties[o].required[0]: Invalid value: "b": must be the name of a property, or the schema must preserve unknown fields`}},
+		{"required metadata at the root", `{"type":"object","required":["metadata","spec"],"properties":{"spec":{"type":"object"}}}`, nil},
 		{"required under preserve", `{"type":"object","properties":{"o":{"type":"object","required":["b"],"x-kubernetes-preserve-unknown-fields":true}}}`, nil},
 		{"negative bound", `{"type":"object","properties":{"s":{"type":"string","maxLength":-1}}}`,
 			[]string{root + `.properties[s].maxLength: Invalid value: -1: must be greater than or equal to 0`}},

@@ -112,6 +112,8 @@ func (e *Error) hasValue() bool {
 	switch e.Type {
 	case TypeInvalid, TypeTypeInvalid, TypeNotSupported, TypeDuplicate, TypeNotFound:
 		return true
+	case TypeTooMany:
+		return e.BadValue != nil // upstream shows the count when it is known
 	}
 	return false
 }
