@@ -39,7 +39,10 @@ func (s *Schema) Check(fld *field.Path) field.ErrorList {
 	}
 	c := checker{root: s}
 	c.node(s, rootLevel, fld)
-	c.defaults(s, fld, true, false)
+	if len(c.errs) == 0 {
+		// Like upstream, defaults are checked only against a sound schema.
+		c.defaults(s, fld, true, false)
+	}
 	sort.SliceStable(c.errs, func(i, j int) bool { return c.errs[i].Error() < c.errs[j].Error() })
 	return c.errs
 }

@@ -140,6 +140,8 @@ func TestCheck(t *testing.T) {
 			[]string{root + `.properties[o].default: Invalid value: {"a":"x","b":"y"}: must not have unknown fields`}},
 		{"default breaking nested rule", `{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string","maxLength":1}},"default":{"a":"xy"}}}}`,
 			[]string{root + `.properties[o].default.a: Too long: may not be more than 1 byte`}},
+		{"defaults wait for a sound schema", `{"type":"object","properties":{"r":{"type":"integer","default":"one"},"u":{"type":"array"}}}`,
+			[]string{root + ".properties[u].items: Required value: must be specified"}},
 		{"required not a property", `{"type":"object","properties":{"o":{"type":"object","required":["b"],"properties":{"a":{"type":"string"}}}}}`,
 			[]string{root + `.properties[o].required[0]: Invalid value: "b": must be the name of a property, or the schema must preserve unknown fields`}},
 		{"required metadata at the root", `{"type":"object","required":["metadata","spec"],"properties":{"spec":{"type":"object"}}}`, nil},
