@@ -89,7 +89,8 @@ type compiler struct {
 func Compile(s *structural.Schema, fld *field.Path, opts Options) (*Validator, field.ErrorList) {
 	opts = opts.complete()
 	b := newBuilder(opts.MaxRequest)
-	root := b.build(s, "self", true)
+	// Type names are not identifiers, so no expression can name one.
+	root := b.build(s, "object:self", true)
 	base, err := baseEnv()
 	if err == nil {
 		base, err = base.Extend(cel.CustomTypeProvider(&provider{Provider: base.CELTypeProvider(), objects: b.objects}))
