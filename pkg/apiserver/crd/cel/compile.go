@@ -118,6 +118,11 @@ func (c *compiler) walk(n *node, fld *field.Path, cardinality uint64, correlatab
 	if n.schema == nil {
 		return false
 	}
+	// A request cannot hold more values of n than fit in its bytes, which
+	// bounds the product of unbounded ancestors.
+	if fit := c.opts.MaxRequest / (n.minSize + 1); fit < cardinality {
+		cardinality = fit
+	}
 	for i := range n.schema.Validations {
 		if r := c.compileRule(n, n.schema.Validations[i], fld.Child("x-kubernetes-validations").Index(i), cardinality, correlatable); r != nil {
 			n.rules = append(n.rules, r)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"cel.dev/cel-go/common/cost"
+	"cel.dev/cel-go/common/overloads"
 )
 
 // estimator gives the cost estimator the declared (or request-bounded)
@@ -34,8 +35,24 @@ func (e *estimator) EstimateSize(el cost.AstNode) *cost.SizeEstimate {
 	return nil
 }
 
-// EstimateCallCost leaves every function to cel-go's own estimates.
+// formattedSizes bound the strings the conversions to string return,
+// which cel-go leaves unbounded: without them a messageExpression such as
+// "'max is ' + string(self.max)" would be refused as too expensive.
+var formattedSizes = map[string]uint64{
+	overloads.IntToString:       20, // -9223372036854775808
+	overloads.UintToString:      20,
+	overloads.DoubleToString:    24, // -1.7976931348623157e+308
+	overloads.BoolToString:      5,
+	overloads.TimestampToString: 35, // RFC 3339 with nanoseconds and an offset
+	overloads.DurationToString:  32,
+}
+
+// EstimateCallCost bounds the results of conversions to string and
+// leaves every other function to cel-go's own estimates.
 func (e *estimator) EstimateCallCost(function, overloadID string, target *cost.AstNode, args []cost.AstNode) *cost.CallEstimate {
+	if size, ok := formattedSizes[overloadID]; ok {
+		return cost.NewCallEstimate(cost.FixedCostEstimate(1), &cost.SizeEstimate{Min: 1, Max: size})
+	}
 	return nil
 }
 
