@@ -106,7 +106,7 @@ func findAll(s, re ref.Val, n int) ref.Val {
 // funcsLib turns a list of function declarations into a library.
 type funcsLib []cel.EnvOption
 
-func (l funcsLib) CompileOptions() []cel.EnvOption    { return l }
+func (l funcsLib) CompileOptions() []cel.EnvOption     { return l }
 func (l funcsLib) ProgramOptions() []cel.ProgramOption { return nil }
 
 func listIsSorted(v ref.Val) ref.Val {
