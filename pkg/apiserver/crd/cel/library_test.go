@@ -1,0 +1,49 @@
+package cel
+
+import (
+	"testing"
+)
+
+// TestLibrary checks each library function a rule may call, with a rule
+// that holds on the object below.
+func TestLibrary(t *testing.T) {
+	cases := []struct{ name, rule string }{
+		// ext.Strings
+		{"strings", `self.s.lowerAscii() == 'abc-def' && self.s.split('-') == ['ABC', 'def'] && self.s.indexOf('-') == 3 && self.s.substring(4) == 'def'`},
+		{"strings format", `'%s has %d'.format([self.s, 2]) == 'ABC-def has 2'`},
+		{"strings join and replace", `['a', 'b'].join('/') == 'a/b' && self.s.replace('-', '_') == 'ABC_def'`},
+		// standard
+		{"matches", `self.s.matches('^[A-Z]+-[a-z]+$')`},
+		{"size and in", `size(self.l) == 4 && 3 in self.l`},
+		{"timestamps and durations", `timestamp('2024-01-01T00:00:00Z') + duration('1h') > timestamp('2024-01-01T00:30:00Z')`},
+		// optional types
+		{"optional", `optional.of(1).orValue(2) == 1 && optional.none().orValue(2) == 2`},
+		// ext.Sets
+		{"sets", `sets.contains(self.names, ['a']) && sets.intersects(self.names, ['b', 'z']) && sets.equivalent(self.names, ['b', 'a'])`},
+		// ext.TwoVarComprehensions
+		{"two-variable comprehensions", `self.l.all(i, v, v == self.l[i]) && self.l.transformList(i, v, v * i) == [0, 3, 2, 9]`},
+		// ext.Network
+		{"ip", `ip('10.0.0.1').family() == 4 && isIP('::1') && !isIP('10.0.0.300')`},
+		{"cidr", `cidr('10.0.0.0/8').containsIP(ip('10.1.2.3')) && !cidr('10.0.0.0/8').containsIP('11.0.0.1')`},
+		// upstream's lists library
+		{"isSorted", `[1, 2, 2, 3].isSorted() && !self.l.isSorted() && ['a', 'b'].isSorted()`},
+		{"sum", `self.l.sum() == 11 && [1.5, 2.0].sum() == 3.5 && [duration('1s'), duration('2s')].sum() == duration('3s')`},
+		{"min max", `self.l.min() == 1 && self.l.max() == 4 && ['b', 'a'].min() == 'a'`},
+		{"indexOf", `self.l.indexOf(3) == 1 && self.l.lastIndexOf(1) == 2 && self.l.indexOf(9) == -1 && self.names.indexOf('b') == 1`},
+		// upstream's regex library
+		{"find", `self.s.find('[a-z]+') == 'def' && self.s.find('[0-9]+') == ''`},
+		{"findAll", `'a1b22c333'.findAll('[0-9]+') == ['1', '22', '333'] && 'a1b22c333'.findAll('[0-9]+', 2) == ['1', '22']`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := mustCompile(t, `{"type":"object","properties":{
+				"s":{"type":"string","maxLength":10},
+				"l":{"type":"array","maxItems":10,"items":{"type":"integer"}},
+				"names":{"type":"array","maxItems":10,"x-kubernetes-list-type":"set","items":{"type":"string","maxLength":10}}},
+				"x-kubernetes-validations":[{"rule":`+quote(c.rule)+`}]}`, Options{})
+			if errs := validate(t, v, `{"s":"ABC-def","l":[4,3,1,3],"names":["a","b"]}`, ""); len(errs) != 0 {
+				t.Fatalf("%v", errStrings(errs))
+			}
+		})
+	}
+}
