@@ -243,6 +243,7 @@ func (c *compiler) compileExpr(env *cel.Env, n *node, expr string, want *types.T
 	prg, err = env.Program(ast,
 		cel.CostLimit(c.opts.PerCallLimit),
 		cel.InterruptCheckFrequency(checkFrequency),
+		libraryTrackers(),
 		cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost))
 	if err != nil {
 		c.errs = append(c.errs, field.Invalid(fld, expr, "program construction failed: "+err.Error()))

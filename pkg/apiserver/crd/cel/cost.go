@@ -47,13 +47,13 @@ var formattedSizes = map[string]uint64{
 	overloads.DurationToString:  32,
 }
 
-// EstimateCallCost bounds the results of conversions to string and
-// leaves every other function to cel-go's own estimates.
+// EstimateCallCost bounds the results of conversions to string, prices
+// library.go's functions, and leaves the others to cel-go's estimates.
 func (e *estimator) EstimateCallCost(function, overloadID string, target *cost.AstNode, args []cost.AstNode) *cost.CallEstimate {
 	if size, ok := formattedSizes[overloadID]; ok {
 		return cost.NewCallEstimate(cost.FixedCostEstimate(1), &cost.SizeEstimate{Min: 1, Max: size})
 	}
-	return nil
+	return estimateLibraryCall(e, overloadID, target, args)
 }
 
 // costMessage is upstream's refusal of an expensive rule.

@@ -1,9 +1,12 @@
 package cel
 
 import (
+	"math"
 	"regexp"
+	"strings"
 
 	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/cost"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/common/types/traits"
@@ -34,28 +37,32 @@ func baseEnv() (*cel.Env, error) {
 	)
 }
 
+// The element types the lists functions take; these are constant tables.
+var (
+	comparableTypes = []*types.Type{types.IntType, types.UintType, types.DoubleType, types.BoolType,
+		types.StringType, types.BytesType, types.DurationType, types.TimestampType}
+	summableTypes = []*types.Type{types.IntType, types.UintType, types.DoubleType, types.DurationType}
+	summableZeros = []ref.Val{types.Int(0), types.Uint(0), types.Double(0), types.Duration{}}
+)
+
 // listsLibrary is upstream's lists library: isSorted, sum, min, max,
 // indexOf and lastIndexOf on lists.
 func listsLibrary() cel.EnvOption {
 	T := cel.TypeParamType("T")
 	listT := cel.ListType(T)
-	comparable := []*types.Type{types.IntType, types.UintType, types.DoubleType, types.BoolType,
-		types.StringType, types.BytesType, types.DurationType, types.TimestampType}
-	summable := map[*types.Type]ref.Val{types.IntType: types.Int(0), types.UintType: types.Uint(0),
-		types.DoubleType: types.Double(0), types.DurationType: types.Duration{}}
 	var isSorted, sum, minO, maxO []cel.FunctionOpt
-	for _, t := range comparable {
+	for _, t := range comparableTypes {
 		name := t.String()
-		isSorted = append(isSorted, cel.MemberOverload("list_"+name+"_is_sorted",
+		isSorted = append(isSorted, cel.MemberOverload(listID(name, "is_sorted"),
 			[]*types.Type{cel.ListType(t)}, types.BoolType, cel.UnaryBinding(listIsSorted)))
-		minO = append(minO, cel.MemberOverload("list_"+name+"_min",
+		minO = append(minO, cel.MemberOverload(listID(name, "min"),
 			[]*types.Type{cel.ListType(t)}, t, cel.UnaryBinding(listExtreme(types.IntNegOne))))
-		maxO = append(maxO, cel.MemberOverload("list_"+name+"_max",
+		maxO = append(maxO, cel.MemberOverload(listID(name, "max"),
 			[]*types.Type{cel.ListType(t)}, t, cel.UnaryBinding(listExtreme(types.IntOne))))
 	}
-	for _, t := range []*types.Type{types.IntType, types.UintType, types.DoubleType, types.DurationType} {
-		zero := summable[t]
-		sum = append(sum, cel.MemberOverload("list_"+t.String()+"_sum",
+	for i, t := range summableTypes {
+		zero := summableZeros[i]
+		sum = append(sum, cel.MemberOverload(listID(t.String(), "sum"),
 			[]*types.Type{cel.ListType(t)}, t, cel.UnaryBinding(func(v ref.Val) ref.Val { return listSum(v, zero) })))
 	}
 	return cel.Lib(funcsLib{
@@ -63,9 +70,9 @@ func listsLibrary() cel.EnvOption {
 		cel.Function("sum", sum...),
 		cel.Function("min", minO...),
 		cel.Function("max", maxO...),
-		cel.Function("indexOf", cel.MemberOverload("list_index_of", []*types.Type{listT, T}, types.IntType,
+		cel.Function("indexOf", cel.MemberOverload(listID("", "index_of"), []*types.Type{listT, T}, types.IntType,
 			cel.BinaryBinding(func(l, v ref.Val) ref.Val { return listIndex(l, v, false) }))),
-		cel.Function("lastIndexOf", cel.MemberOverload("list_last_index_of", []*types.Type{listT, T}, types.IntType,
+		cel.Function("lastIndexOf", cel.MemberOverload(listID("", "last_index_of"), []*types.Type{listT, T}, types.IntType,
 			cel.BinaryBinding(func(l, v ref.Val) ref.Val { return listIndex(l, v, true) }))),
 	})
 }
@@ -73,7 +80,7 @@ func listsLibrary() cel.EnvOption {
 // regexLibrary is upstream's regex library: find and findAll.
 func regexLibrary() cel.EnvOption {
 	return cel.Lib(funcsLib{
-		cel.Function("find", cel.MemberOverload("string_find_string",
+		cel.Function("find", cel.MemberOverload(findID("string"),
 			[]*types.Type{types.StringType, types.StringType}, types.StringType,
 			cel.BinaryBinding(func(s, re ref.Val) ref.Val {
 				r, err := regexp.Compile(string(re.(types.String)))
@@ -83,11 +90,11 @@ func regexLibrary() cel.EnvOption {
 				return types.String(r.FindString(string(s.(types.String))))
 			}))),
 		cel.Function("findAll",
-			cel.MemberOverload("string_find_all_string", []*types.Type{types.StringType, types.StringType},
+			cel.MemberOverload(findID("all_string"), []*types.Type{types.StringType, types.StringType},
 				cel.ListType(types.StringType), cel.BinaryBinding(func(s, re ref.Val) ref.Val {
 					return findAll(s, re, -1)
 				})),
-			cel.MemberOverload("string_find_all_string_int",
+			cel.MemberOverload(findID("all_string_int"),
 				[]*types.Type{types.StringType, types.StringType, types.IntType}, cel.ListType(types.StringType),
 				cel.FunctionBinding(func(args ...ref.Val) ref.Val {
 					return findAll(args[0], args[1], int(args[2].(types.Int)))
@@ -185,4 +192,89 @@ func listIndex(v, x ref.Val, last bool) ref.Val {
 		}
 	}
 	return types.Int(found)
+}
+
+// Costs of this file's functions, which cel-go would count as one unit
+// each: the list functions walk their list, the regex functions scan
+// their string once per pattern byte, as cel-go's matches.
+
+// Overload IDs of this file's functions, apart from cel-go's.
+const (
+	listPrefix = "platform_list_"
+	findPrefix = "platform_string_find_"
+)
+
+func listID(elem, fn string) string { return listPrefix + elem + "_" + fn }
+func findID(args string) string     { return findPrefix + args }
+
+// libraryOverloads are the IDs of this file's overloads.
+func libraryOverloads() []string {
+	ids := []string{listID("", "index_of"), listID("", "last_index_of"),
+		findID("string"), findID("all_string"), findID("all_string_int")}
+	for _, t := range comparableTypes {
+		ids = append(ids, listID(t.String(), "is_sorted"), listID(t.String(), "min"), listID(t.String(), "max"))
+	}
+	for _, t := range summableTypes {
+		ids = append(ids, listID(t.String(), "sum"))
+	}
+	return ids
+}
+
+// libraryCost reports whether an overload is one of this file's, and
+// whether it is a regex function (else a list function).
+func libraryCost(overloadID string) (known, regex bool) {
+	switch {
+	case strings.HasPrefix(overloadID, findPrefix):
+		return true, true
+	case strings.HasPrefix(overloadID, listPrefix):
+		return true, false
+	}
+	return false, false
+}
+
+// estimateLibraryCall estimates a call of this file's functions.
+func estimateLibraryCall(e cost.Estimator, overloadID string, target *cost.AstNode, args []cost.AstNode) *cost.CallEstimate {
+	known, regex := libraryCost(overloadID)
+	if !known || target == nil {
+		return nil
+	}
+	size := cost.EstimateSize(e, *target)
+	if !regex {
+		return cost.NewCallEstimate(cost.Estimate{Min: 1, Max: addCap(size.Max, 1)}, nil)
+	}
+	pattern := cost.UnknownSizeEstimate()
+	if len(args) > 0 {
+		pattern = cost.EstimateSize(e, args[0])
+	}
+	c := cost.Estimate{Min: 1, Max: regexCost(size.Max, pattern.Max)}
+	return cost.NewCallEstimate(c, &cost.SizeEstimate{Min: 0, Max: size.Max})
+}
+
+func regexCost(text, pattern uint64) uint64 {
+	f := (float64(text) + 1) * cost.StringTraversalCostFactor * float64(pattern) * cost.RegexStringLengthCostFactor
+	if f >= math.MaxUint64 {
+		return math.MaxUint64
+	}
+	return uint64(math.Ceil(f)) + 1
+}
+
+// libraryTrackers charge the actual cost of this file's functions.
+func libraryTrackers() cel.ProgramOption {
+	var opts []cost.TrackerOption
+	list := func(args []ref.Val, _ ref.Val) *uint64 {
+		c := cost.ActualSize(args[0]) + 1
+		return &c
+	}
+	re := func(args []ref.Val, _ ref.Val) *uint64 {
+		c := regexCost(cost.ActualSize(args[0]), cost.ActualSize(args[1]))
+		return &c
+	}
+	for _, id := range libraryOverloads() {
+		if _, regex := libraryCost(id); regex {
+			opts = append(opts, cost.OverloadTracker(id, re))
+		} else {
+			opts = append(opts, cost.OverloadTracker(id, list))
+		}
+	}
+	return cel.CostTrackerOptions(opts...)
 }
