@@ -81,6 +81,14 @@ type compiler struct {
 	errs  field.ErrorList
 	rules int
 	cost  uint64
+	// envs caches each node's environment; the key's bool is
+	// optionalOldSelf.
+	envs map[envKey]*cel.Env
+}
+
+type envKey struct {
+	n           *node
+	optionalOld bool
 }
 
 // Compile compiles every rule of the schema tree rooted at s (the
@@ -98,7 +106,7 @@ func Compile(s *structural.Schema, fld *field.Path, opts Options) (*Validator, f
 	if err != nil {
 		return nil, field.ErrorList{internalError(fld, fmt.Errorf("cel: environment: %w", err))}
 	}
-	c := &compiler{opts: opts, env: base}
+	c := &compiler{opts: opts, env: base, envs: map[envKey]*cel.Env{}}
 	c.walk(root, fld, 1, true)
 	if c.cost > opts.TotalCostLimit {
 		c.errs = append(c.errs, field.Forbidden(fld, costMessage(
@@ -204,6 +212,9 @@ func (c *compiler) compileRule(n *node, src structural.ValidationRule, fld *fiel
 // nodeEnv declares self and oldSelf with the node's type; oldSelf is
 // optional for optionalOldSelf rules.
 func (c *compiler) nodeEnv(n *node, optionalOld bool) (*cel.Env, error) {
+	if env, ok := c.envs[envKey{n, optionalOld}]; ok {
+		return env, nil
+	}
 	old := n.typ
 	if optionalOld {
 		old = types.NewOptionalType(n.typ)
@@ -212,6 +223,7 @@ func (c *compiler) nodeEnv(n *node, optionalOld bool) (*cel.Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cel: declaring self: %w", err)
 	}
+	c.envs[envKey{n, optionalOld}] = env
 	return env, nil
 }
 
