@@ -2,6 +2,7 @@ package cel
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"platform.io/platform/pkg/apiserver/validation/field"
@@ -36,7 +37,8 @@ const typicalObject = `{"apiVersion":"example.io/v1","kind":"App","metadata":{"n
 func BenchmarkValidate(b *testing.B) {
 	v := mustCompile(b, typical, Options{})
 	obj := object(b, typicalObject)
-	old := object(b, typicalObject)
+	// An update that changes the replicas, so that most rules run.
+	old := object(b, strings.Replace(typicalObject, `"replicas":3`, `"replicas":2`, 1))
 	ctx := context.Background()
 	cases := []struct {
 		name string
@@ -89,5 +91,30 @@ func TestTypicalSchema(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("error %d: got %q, want %q", i, got[i], want[i])
 		}
+	}
+}
+
+// TestValidateConcurrently runs one Validator from several goroutines, as
+// the API server does for concurrent writes (run with -race).
+func TestValidateConcurrently(t *testing.T) {
+	v := mustCompile(t, typical, Options{})
+	good, old := object(t, typicalObject), object(t, typicalObject)
+	bad := object(t, `{"spec":{"replicas":300,"minReplicas":1}}`)
+	done := make(chan field.ErrorList)
+	for i := 0; i < 8; i++ {
+		obj := good
+		if i%2 == 1 {
+			obj = bad
+		}
+		go func() { done <- v.Validate(context.Background(), field.NewPath(""), obj, old) }()
+	}
+	var failed int
+	for i := 0; i < 8; i++ {
+		if len(<-done) > 0 {
+			failed++
+		}
+	}
+	if failed != 4 {
+		t.Fatalf("%d of 8 validations failed, want the 4 of the bad object", failed)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"cel.dev/cel-go/cel"
@@ -17,7 +18,10 @@ import (
 // Validate evaluates every rule at every node of obj it applies to, with
 // old (nil on create) correlated to obj by property, map key and
 // list-map key; transition rules run only where the old value exists
-// (or with optionalOldSelf). The rules of one call share
+// (or with optionalOldSelf), and other rules are skipped where the value
+// equals its old value (upstream's ratcheting, so a rule added to a CRD
+// does not block updates of objects that broke it and leave the value
+// alone). The rules of one call share
 // Options.RuntimeBudget; one evaluation may cost Options.PerCallLimit;
 // evaluation stops when ctx is done. Validate is safe for concurrent use.
 func (v *Validator) Validate(ctx context.Context, fld *field.Path, obj, old map[string]any) field.ErrorList {
@@ -29,7 +33,7 @@ func (v *Validator) Validate(ctx context.Context, fld *field.Path, obj, old map[
 	if old != nil {
 		o = old
 	}
-	r.walk(v.root, fld, obj, o)
+	r.walk(v.root, fld, obj, o, false)
 	return r.errs
 }
 
@@ -42,11 +46,19 @@ type run struct {
 	stopped   bool
 }
 
-func (r *run) walk(n *node, fld *field.Path, val, old any) {
+// walk validates val at n. same is true when an ancestor equals its old
+// value, which makes val equal to old too.
+func (r *run) walk(n *node, fld *field.Path, val, old any, same bool) {
 	if val == nil || r.stopped || !n.hasRules {
 		return
 	}
+	same = same || (old != nil && reflect.DeepEqual(val, old))
 	for _, rl := range n.rules {
+		if same && !rl.transition {
+			// Ratcheting, as upstream: a value left as it was is not
+			// refused for rules it already broke; transition rules run.
+			continue
+		}
 		if r.eval(n, rl, fld, val, old); r.stopped {
 			return
 		}
@@ -57,14 +69,14 @@ func (r *run) walk(n *node, fld *field.Path, val, old any) {
 		om, _ := old.(map[string]any)
 		for _, prop := range n.ruleProps {
 			if cv := m[prop]; cv != nil {
-				r.walk(n.props[prop], fld.Child(prop), cv, om[prop])
+				r.walk(n.props[prop], fld.Child(prop), cv, om[prop], same)
 			}
 		}
 	case kindMap:
 		m, _ := val.(map[string]any)
 		om, _ := old.(map[string]any)
 		for _, k := range sortedKeys(m) {
-			r.walk(n.elem, fld.Key(k), m[k], om[k])
+			r.walk(n.elem, fld.Key(k), m[k], om[k], same)
 		}
 	case kindList:
 		l, _ := val.([]any)
@@ -80,7 +92,7 @@ func (r *run) walk(n *node, fld *field.Path, val, old any) {
 			if oldByKey != nil {
 				oi = oldByKey[listMapKey(item, n.mapKeys)]
 			}
-			r.walk(n.elem, fld.Index(i), item, oi)
+			r.walk(n.elem, fld.Index(i), item, oi, same && oi != nil)
 		}
 	}
 }

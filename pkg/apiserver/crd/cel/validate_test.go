@@ -166,3 +166,35 @@ func TestEvaluationError(t *testing.T) {
 		t.Fatalf("got %v", errStrings(errs))
 	}
 }
+
+// TestRatcheting checks that on update a rule is not run on a value left
+// as it was, as upstream, while transition rules and changed values are
+// still checked.
+func TestRatcheting(t *testing.T) {
+	v := mustCompile(t, `{"type":"object","properties":{
+		"a":{"type":"integer","x-kubernetes-validations":[{"rule":"self < 3"}]},
+		"b":{"type":"integer","x-kubernetes-validations":[{"rule":"self < 3"},{"rule":"oldSelf < 3","message":"was too big"}]},
+		"l":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["k"],
+			"items":{"type":"object","required":["k"],"properties":{"k":{"type":"string","maxLength":5},"v":{"type":"integer"}},
+			"x-kubernetes-validations":[{"rule":"self.v < 3"}]}}}}`, Options{})
+	cases := []struct {
+		name     string
+		obj, old string
+		want     []string
+	}{
+		{"create checks everything", `{"a":5}`, ``, []string{`a: Invalid value: "integer": failed rule: self < 3`}},
+		{"unchanged broken value passes", `{"a":5,"b":1}`, `{"a":5,"b":2}`, nil},
+		{"changed broken value fails", `{"a":6}`, `{"a":5}`, []string{`a: Invalid value: "integer": failed rule: self < 3`}},
+		{"transition rules still run", `{"b":5}`, `{"b":5}`, []string{`b: Invalid value: "integer": was too big`}},
+		{"unchanged list-map item passes", `{"l":[{"k":"y","v":1},{"k":"x","v":5}]}`, `{"l":[{"k":"x","v":5}]}`, nil},
+		{"changed list-map item fails", `{"l":[{"k":"x","v":6}]}`, `{"l":[{"k":"x","v":5}]}`,
+			[]string{`l[0]: Invalid value: "object": failed rule: self.v < 3`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if diff := cmp.Diff(c.want, errStrings(validate(t, v, c.obj, c.old))); diff != "" {
+				t.Fatalf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
