@@ -167,6 +167,14 @@ func (c *compiler) compileRule(n *node, src structural.ValidationRule, fld *fiel
 		}
 		r.reason = t
 	}
+	if src.Message != "" && strings.TrimSpace(src.Message) == "" {
+		c.errs = append(c.errs, field.Invalid(fld.Child("message"), src.Message, "message must be non-empty if specified"))
+	} else if strings.ContainsAny(src.Message, "\r\n") {
+		c.errs = append(c.errs, field.Invalid(fld.Child("message"), src.Message, "message must not contain line breaks"))
+	}
+	if src.MessageExpression != "" && strings.TrimSpace(src.MessageExpression) == "" {
+		c.errs = append(c.errs, field.Required(fld.Child("messageExpression"), "messageExpression must be non-empty if specified"))
+	}
 	if src.FieldPath != "" {
 		steps, err := parseFieldPath(src.FieldPath, n)
 		if err != nil {
@@ -197,7 +205,7 @@ func (c *compiler) compileRule(n *node, src structural.ValidationRule, fld *fiel
 				"may not be set to true for non-transition rules"))
 		}
 	}
-	if src.MessageExpression != "" {
+	if strings.TrimSpace(src.MessageExpression) != "" {
 		mprg, _, mcost, _ := c.compileExpr(env, n, src.MessageExpression, types.StringType,
 			"messageExpression", fld.Child("messageExpression"), cardinality)
 		r.msgPrg = mprg
