@@ -47,3 +47,31 @@ func TestLibrary(t *testing.T) {
 		})
 	}
 }
+
+// TestLibraryOnDynamicValues checks that the library's functions, called
+// on dyn values of the wrong type, fail the rule instead of panicking.
+func TestLibraryOnDynamicValues(t *testing.T) {
+	cases := []string{
+		`self.x.find('a') == ''`,
+		`self.x.findAll('a', 1).size() == 0`,
+		`'a'.find(self.x) == ''`,
+		`self.x.isSorted()`,
+		`self.x.sum() == 0`,
+		`self.x.min() == 0`,
+		`self.x.indexOf(1) == 0`,
+		`self.u.a.sum() == 0`,
+		`self.u.a.isSorted()`,
+		`self.u.a.max() == 0`,
+	}
+	for _, rule := range cases {
+		t.Run(rule, func(t *testing.T) {
+			v := mustCompile(t, `{"type":"object","properties":{"x":{"x-kubernetes-int-or-string":true},
+				"u":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},
+				"x-kubernetes-validations":[{"rule":`+quote(rule)+`}]}`, Options{})
+			errs := validate(t, v, `{"x":5,"u":{"a":[1,"b",2.5]}}`, "")
+			if len(errs) != 1 {
+				t.Fatalf("got %v, want the rule to fail", errStrings(errs))
+			}
+		})
+	}
+}
