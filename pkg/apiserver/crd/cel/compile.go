@@ -96,6 +96,10 @@ type envKey struct {
 // reported at each rule's path; the Validator is nil when there are any.
 func Compile(s *structural.Schema, fld *field.Path, opts Options) (*Validator, field.ErrorList) {
 	opts = opts.complete()
+	if !anyRules(s) {
+		// Most schemas have no rules: skip building the environment.
+		return &Validator{opts: opts}, nil
+	}
 	b := newBuilder(opts.MaxRequest)
 	// Type names are not identifiers, so no expression can name one.
 	root := b.build(s, "object:self", true)
@@ -284,4 +288,23 @@ func mentions(a *cel.Ast, name string) bool {
 
 func internalError(fld *field.Path, err error) *field.Error {
 	return &field.Error{Type: field.TypeInternal, Field: fld.String(), Detail: err.Error()}
+}
+
+// anyRules reports whether the tree under s has x-kubernetes-validations.
+func anyRules(s *structural.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if len(s.Validations) > 0 || anyRules(s.Items) {
+		return true
+	}
+	if s.AdditionalProperties != nil && anyRules(s.AdditionalProperties.Schema) {
+		return true
+	}
+	for _, p := range s.Properties {
+		if anyRules(p) {
+			return true
+		}
+	}
+	return false
 }

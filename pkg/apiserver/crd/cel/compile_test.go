@@ -100,3 +100,14 @@ func TestCompileReportsEveryRule(t *testing.T) {
 		t.Fatalf("error fields (-want +got):\n%s", diff)
 	}
 }
+
+// TestNoRules checks that a schema without rules compiles to a Validator
+// that accepts anything.
+func TestNoRules(t *testing.T) {
+	for _, js := range []string{`{"type":"object","properties":{"a":{"type":"integer"}}}`, `null`} {
+		v := mustCompile(t, js, Options{})
+		if errs := validate(t, v, `{"a":"not an integer"}`, `{"a":1}`); len(errs) != 0 {
+			t.Fatalf("%s: %v", js, errStrings(errs))
+		}
+	}
+}
