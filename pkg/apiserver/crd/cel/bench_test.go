@@ -2,6 +2,7 @@ package cel
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -117,4 +118,46 @@ func TestValidateConcurrently(t *testing.T) {
 	if failed != 4 {
 		t.Fatalf("%d of 8 validations failed, want the 4 of the bad object", failed)
 	}
+}
+
+// large is a schema of depth levels, each object with width properties:
+// a string, an integer with a rule, a bounded list of objects, and the
+// next level, so rules sit at every depth and under lists.
+func large(depth, width int) string {
+	var b strings.Builder
+	var level func(d int)
+	level = func(d int) {
+		b.WriteString(`{"type":"object","x-kubernetes-validations":[{"rule":"!has(self.n0) || self.n0 >= 0"}],"properties":{`)
+		for i := 0; i < width; i++ {
+			fmt.Fprintf(&b, `"s%d":{"type":"string","maxLength":64},`, i)
+			fmt.Fprintf(&b, `"n%d":{"type":"integer","x-kubernetes-validations":[{"rule":"self < 1000","message":"too big"}]},`, i)
+			fmt.Fprintf(&b, `"l%d":{"type":"array","maxItems":4,"items":{"type":"object","properties":{"k":{"type":"string","maxLength":8}},"x-kubernetes-validations":[{"rule":"self.k != ''"}]}},`, i)
+		}
+		b.WriteString(`"next":`)
+		if d == 0 {
+			b.WriteString(`{"type":"string"}`)
+		} else {
+			level(d - 1)
+		}
+		b.WriteString(`}}`)
+	}
+	level(depth)
+	return b.String()
+}
+
+// BenchmarkCompileLarge compiles a schema of some hundred KB with a few
+// hundred rules.
+func BenchmarkCompileLarge(b *testing.B) {
+	js := large(10, 10)
+	s := schema(b, js)
+	b.ReportAllocs()
+	var v *Validator
+	for b.Loop() {
+		var errs field.ErrorList
+		if v, errs = Compile(s, root, Options{}); len(errs) != 0 {
+			b.Fatal(errs)
+		}
+	}
+	b.ReportMetric(float64(len(js)), "schema-bytes")
+	b.ReportMetric(float64(v.rules), "rules")
 }

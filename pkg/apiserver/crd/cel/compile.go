@@ -83,7 +83,8 @@ type compiler struct {
 	cost  uint64
 	// envs caches each node's environment; the key's bool is
 	// optionalOldSelf.
-	envs map[envKey]*cel.Env
+	envs     map[envKey]*cel.Env
+	trackers cel.ProgramOption
 }
 
 type envKey struct {
@@ -110,7 +111,7 @@ func Compile(s *structural.Schema, fld *field.Path, opts Options) (*Validator, f
 	if err != nil {
 		return nil, field.ErrorList{internalError(fld, fmt.Errorf("cel: environment: %w", err))}
 	}
-	c := &compiler{opts: opts, env: base, envs: map[envKey]*cel.Env{}}
+	c := &compiler{opts: opts, env: base, envs: map[envKey]*cel.Env{}, trackers: libraryTrackers()}
 	c.walk(root, fld, 1, true)
 	if c.cost > opts.TotalCostLimit {
 		c.errs = append(c.errs, field.Forbidden(fld, costMessage(
@@ -267,7 +268,7 @@ func (c *compiler) compileExpr(env *cel.Env, n *node, expr string, want *types.T
 	prg, err = env.Program(ast,
 		cel.CostLimit(c.opts.PerCallLimit),
 		cel.InterruptCheckFrequency(checkFrequency),
-		libraryTrackers(),
+		c.trackers,
 		cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost))
 	if err != nil {
 		c.errs = append(c.errs, field.Invalid(fld, expr, "program construction failed: "+err.Error()))
