@@ -18,6 +18,10 @@ type estimator struct {
 var _ cost.Estimator = (*estimator)(nil)
 
 func (e *estimator) EstimateSize(el cost.AstNode) *cost.SizeEstimate {
+	if t := el.Type(); t != nil && t.TypeName() == quantityType.TypeName() {
+		// A quantity compares in constant time.
+		return &cost.SizeEstimate{Min: 1, Max: 1}
+	}
 	path := el.Path()
 	if len(path) == 0 || (path[0] != "self" && path[0] != "oldSelf") {
 		return nil

@@ -22,7 +22,10 @@
 // ext.Strings (version 2), ext.Sets, ext.TwoVarComprehensions and
 // ext.Network (ip, cidr, isIP, isCIDR: upstream's IP and CIDR libraries),
 // and, written here after upstream, the lists functions isSorted, sum,
-// min, max, indexOf, lastIndexOf and the regex functions find, findAll.
-// Not provided: upstream's url, quantity, semver, format and authz
-// libraries, and cel-go's ext.Lists, ext.Math and ext.Encoders.
+// min, max, indexOf, lastIndexOf, the regex functions find, findAll, and
+// the quantity library (quantity, isQuantity, isInteger, asInteger,
+// asApproximateFloat, sign, add, sub, isGreaterThan, isLessThan,
+// compareTo) over staging's resource.Quantity. Not provided: upstream's
+// url, semver, format and authz libraries, and cel-go's ext.Lists,
+// ext.Math and ext.Encoders.
 package cel

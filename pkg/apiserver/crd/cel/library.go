@@ -34,6 +34,7 @@ func baseEnv() (*cel.Env, error) {
 		ext.Network(),
 		listsLibrary(),
 		regexLibrary(),
+		quantityLibrary(),
 	)
 }
 

@@ -30,6 +30,11 @@ func TestLibrary(t *testing.T) {
 		{"sum", `self.l.sum() == 11 && [1.5, 2.0].sum() == 3.5 && [duration('1s'), duration('2s')].sum() == duration('3s')`},
 		{"min max", `self.l.min() == 1 && self.l.max() == 4 && ['b', 'a'].min() == 'a'`},
 		{"indexOf", `self.l.indexOf(3) == 1 && self.l.lastIndexOf(1) == 2 && self.l.indexOf(9) == -1 && self.names.indexOf('b') == 1`},
+		// upstream's quantity library
+		{"quantity", `quantity('1') == quantity('1000m') && isQuantity('100Mi') && !isQuantity('1.5.5')`},
+		{"quantity compare", `quantity('1Gi').isGreaterThan(quantity('1G')) && quantity('1m').isLessThan(quantity('1')) && quantity('2').compareTo(quantity('2000m')) == 0`},
+		{"quantity arithmetic", `quantity('1').add(quantity('500m')) == quantity('1.5') && quantity('2k').sub(1000) == quantity('1k') && quantity('1').add(2).asInteger() == 3`},
+		{"quantity conversions", `quantity('1.5').isInteger() == false && quantity('1.5').asApproximateFloat() == 1.5 && quantity('-3').sign() == -1`},
 		// upstream's regex library
 		{"find", `self.s.find('[a-z]+') == 'def' && self.s.find('[0-9]+') == ''`},
 		{"findAll", `'a1b22c333'.findAll('[0-9]+') == ['1', '22', '333'] && 'a1b22c333'.findAll('[0-9]+', 2) == ['1', '22']`},
@@ -59,6 +64,9 @@ func TestLibraryOnDynamicValues(t *testing.T) {
 		`self.x.sum() == 0`,
 		`self.x.min() == 0`,
 		`self.x.indexOf(1) == 0`,
+		`quantity(self.x).sign() == 0`,
+		`quantity('1.5').asInteger() == 1`,
+		`quantity('a') == quantity('1')`,
 		`self.u.a.sum() == 0`,
 		`self.u.a.isSorted()`,
 		`self.u.a.max() == 0`,
