@@ -57,6 +57,9 @@ func (e *estimator) EstimateCallCost(function, overloadID string, target *cost.A
 	if size, ok := formattedSizes[overloadID]; ok {
 		return cost.NewCallEstimate(cost.FixedCostEstimate(1), &cost.SizeEstimate{Min: 1, Max: size})
 	}
+	if est := estimateURLCall(e, overloadID, target, args); est != nil {
+		return est
+	}
 	return estimateLibraryCall(e, overloadID, target, args)
 }
 

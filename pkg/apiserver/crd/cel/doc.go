@@ -25,7 +25,8 @@
 // min, max, indexOf, lastIndexOf, the regex functions find, findAll, and
 // the quantity library (quantity, isQuantity, isInteger, asInteger,
 // asApproximateFloat, sign, add, sub, isGreaterThan, isLessThan,
-// compareTo) over staging's resource.Quantity. Not provided: upstream's
-// url, semver, format and authz libraries, and cel-go's ext.Lists,
-// ext.Math and ext.Encoders.
+// compareTo) over staging's resource.Quantity, and the URL library (url,
+// isURL, getScheme, getHost, getHostname, getPort, getEscapedPath,
+// getQuery). Not provided: upstream's semver, format and authz libraries,
+// and cel-go's ext.Lists, ext.Math and ext.Encoders.
 package cel

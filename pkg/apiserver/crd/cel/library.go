@@ -35,6 +35,7 @@ func baseEnv() (*cel.Env, error) {
 		listsLibrary(),
 		regexLibrary(),
 		quantityLibrary(),
+		urlLibrary(),
 	)
 }
 

@@ -35,6 +35,11 @@ func TestLibrary(t *testing.T) {
 		{"quantity compare", `quantity('1Gi').isGreaterThan(quantity('1G')) && quantity('1m').isLessThan(quantity('1')) && quantity('2').compareTo(quantity('2000m')) == 0`},
 		{"quantity arithmetic", `quantity('1').add(quantity('500m')) == quantity('1.5') && quantity('2k').sub(1000) == quantity('1k') && quantity('1').add(2).asInteger() == 3`},
 		{"quantity conversions", `quantity('1.5').isInteger() == false && quantity('1.5').asApproximateFloat() == 1.5 && quantity('-3').sign() == -1`},
+		// upstream's URL library
+		{"url", `url('https://example.com:8443/a%20b?x=1&x=2').getScheme() == 'https' && isURL('/path') && !isURL('relative/path')`},
+		{"url parts", `url('https://[::1]:8443/p').getHostname() == '::1' && url('https://[::1]:8443/p').getPort() == '8443' && url('https://a.b/c').getHost() == 'a.b'`},
+		{"url path and query", `url('https://a/x%20y?k=1&k=2').getEscapedPath() == '/x%20y' && url('https://a/?k=1&k=2').getQuery()['k'] == ['1', '2']`},
+		{"url from a field", `url('https://' + self.s + '/').getHost() == 'ABC-def'`},
 		// upstream's regex library
 		{"find", `self.s.find('[a-z]+') == 'def' && self.s.find('[0-9]+') == ''`},
 		{"findAll", `'a1b22c333'.findAll('[0-9]+') == ['1', '22', '333'] && 'a1b22c333'.findAll('[0-9]+', 2) == ['1', '22']`},
@@ -67,6 +72,7 @@ func TestLibraryOnDynamicValues(t *testing.T) {
 		`quantity(self.x).sign() == 0`,
 		`quantity('1.5').asInteger() == 1`,
 		`quantity('a') == quantity('1')`,
+		`url('no scheme').getScheme() == ''`,
 		`self.u.a.sum() == 0`,
 		`self.u.a.isSorted()`,
 		`self.u.a.max() == 0`,
