@@ -57,6 +57,11 @@ func (e *estimator) EstimateCallCost(function, overloadID string, target *cost.A
 	if size, ok := formattedSizes[overloadID]; ok {
 		return cost.NewCallEstimate(cost.FixedCostEstimate(1), &cost.SizeEstimate{Min: 1, Max: size})
 	}
+	if overloadID == overloads.OptionalValue && target != nil {
+		// oldSelf.value() of an optionalOldSelf rule is as large as oldSelf.
+		size := cost.EstimateSize(e, *target)
+		return cost.NewCallEstimate(cost.FixedCostEstimate(1), &size)
+	}
 	if est := estimateURLCall(e, overloadID, target, args); est != nil {
 		return est
 	}
