@@ -43,18 +43,23 @@ func newManager(t *testing.T, r *registry.Resource) *fieldmanager.FieldManager {
 		t.Fatalf("no typed schema for %v", r.GroupVersionKind())
 	}
 	c := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	return fieldmanager.New(zap.NewNop(), fieldmanager.Config{Type: pt, APIVersion: r.GroupVersion().String(), Kind: r.Kind,
-		New: r.New, HasStatus: r.HasStatus, Now: c.now})
+	cfg := fieldmanager.Config{Type: pt, APIVersion: r.GroupVersion().String(), Kind: r.Kind,
+		New: r.New, HasStatus: r.HasStatus, Now: c.now}
+	if scale, ok := ts.ScaleType(); ok {
+		cfg.Scale = &scale
+	}
+	return fieldmanager.New(zap.NewNop(), cfg)
 }
 
 // step is one write in a sequence on one object.
 type step struct {
-	// apply is an applied configuration (JSON); otherwise update is the
+	// apply is an applied configuration (JSON); scale an applied
+	// autoscaling/v1 Scale (JSON) of a Deployment; otherwise update is the
 	// whole new object (JSON), as a PUT sends it.
-	apply, update string
-	manager       string
-	subresource   string
-	force         bool
+	apply, scale, update string
+	manager              string
+	subresource          string
+	force                bool
 	// wantConflicts lists "field manager" causes of a 409.
 	wantConflicts []string
 	// wantOwners maps each manager entry ("manager/Operation") to the
@@ -77,6 +82,9 @@ func run(t *testing.T, r *registry.Resource, steps []step) {
 				cur = clone(t, r, live)
 			}
 			obj, err = fm.Apply(cur, []byte(s.apply), s.manager, s.subresource, s.force)
+		} else if s.scale != "" {
+			obj = clone(t, r, live)
+			obj, err = applyScale(fm, obj.(*appsv1.Deployment), s.scale, s.manager, s.force)
 		} else {
 			obj = r.New()
 			if err := json.Unmarshal([]byte(s.update), obj); err != nil {
