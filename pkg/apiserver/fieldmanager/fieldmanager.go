@@ -60,7 +60,13 @@ type FieldManager struct {
 	main, status *merge.Updater
 	// scale applies to the kind's Scale; nil without a scale subresource.
 	scale *FieldManager
-	lg    *zap.Logger
+	// fullCompare makes Update compare whole objects, equal parts
+	// included: the slow path the fast one is tested against.
+	fullCompare bool
+	// sets keeps decoded fieldsV1; nil decodes them on each write (the
+	// slow path).
+	sets *setCache
+	lg   *zap.Logger
 }
 
 // New returns the field manager of a kind.
@@ -69,7 +75,7 @@ func New(lg *zap.Logger, c Config) *FieldManager {
 		c.Now = time.Now
 	}
 	v := fieldpath.APIVersion(c.APIVersion)
-	f := &FieldManager{c: c, version: v, lg: lg}
+	f := &FieldManager{c: c, version: v, lg: lg, sets: &setCache{}}
 	mainFilter, statusFilter := ignoreFilters(c.Type, c.HasStatus)
 	f.main = (&merge.UpdaterBuilder{Converter: sameFields{}, IgnoreFilter: filterFor(v, mainFilter)}).BuildUpdater()
 	f.status = (&merge.UpdaterBuilder{Converter: sameFields{}, IgnoreFilter: filterFor(v, statusFilter)}).BuildUpdater()
@@ -166,16 +172,23 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 	if err != nil {
 		return err
 	}
-	if live == nil {
+	created := live == nil
+	if created {
 		live = f.c.New()
 	}
 	restore := hideManaged(live, obj)
-	liveTV, err := f.structured(live)
+	liveView, newView := live, obj
+	if !f.fullCompare && !created {
+		// Only the parts the write changed are compared; a create
+		// changes all.
+		liveView, newView = withoutEqualParts(live, obj)
+	}
+	liveTV, err := f.structured(liveView)
 	if err != nil {
 		restore()
 		return fmt.Errorf("typed live object: %w", err)
 	}
-	newTV, err := f.structured(obj)
+	newTV, err := f.structured(newView)
 	if err != nil {
 		restore()
 		return fmt.Errorf("typed new object: %w", err)
@@ -233,11 +246,11 @@ func (f *FieldManager) requestOrLive(live meta.Object, sent []meta.ManagedFields
 		if isReset(sent) {
 			return newManaged(), nil
 		}
-		if m, err := decodeManaged(sent); err == nil && len(m.fields) > 0 {
+		if m, err := decodeManaged(sent, f.sets); err == nil && len(m.fields) > 0 {
 			return m, nil
 		}
 	}
-	m, err := decodeManaged(liveEntries)
+	m, err := decodeManaged(liveEntries, f.sets)
 	if err != nil {
 		// Stored garbage is dropped rather than failing every write.
 		return newManaged(), nil
@@ -274,7 +287,7 @@ func (f *FieldManager) Apply(live meta.Object, config []byte, manager, subresour
 	if created {
 		live = f.c.New()
 	}
-	m, err := decodeManaged(live.GetObjectMeta().ManagedFields)
+	m, err := decodeManaged(live.GetObjectMeta().ManagedFields, f.sets)
 	if err != nil {
 		m = newManaged()
 	}

@@ -29,7 +29,7 @@ func (f *FieldManager) ApplyScale(parent, scale meta.Object, config []byte, mana
 	if f.scale == nil {
 		return nil, apierrors.NewUnsupportedMediaType("server-side apply to the scale subresource of " + f.c.Kind + " is not served")
 	}
-	pm, err := decodeManaged(parent.GetObjectMeta().ManagedFields)
+	pm, err := decodeManaged(parent.GetObjectMeta().ManagedFields, f.sets)
 	if err != nil {
 		pm = newManaged()
 	}
