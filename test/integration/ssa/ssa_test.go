@@ -2,6 +2,7 @@ package ssa
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"sort"
@@ -395,4 +396,41 @@ func TestGateOff(t *testing.T) {
 	s.Do(t, "PATCH", deployments+"/off?fieldManager=alice", deploymentYAML("off", 1, "nginx:1"), applyYAML).Expect(t, http.StatusUnsupportedMediaType)
 	o := decode(t, s.Do(t, "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"c"},"data":{"a":"1"}}`, agent("creator")).Expect(t, http.StatusCreated))
 	wantManagers(t, o)
+}
+
+// TestPatchManagedFieldsAside: a patch that cannot name managedFields
+// (which the server then keeps out of the patch) records the same
+// managedFields as one that names them (which goes through the patch with
+// the object), for each patch type.
+func TestPatchManagedFieldsAside(t *testing.T) {
+	s := framework.Start(t)
+	const cms = "/api/v1/namespaces/default/configmaps"
+	jsonPatch := framework.Header{"Content-Type": "application/json-patch+json"}
+	strategic := framework.Header{"Content-Type": "application/strategic-merge-patch+json"}
+	tests := []struct {
+		name           string
+		aside, through string
+		header         framework.Header
+	}{
+		{"json patch", `[{"op":"add","path":"/data/b","value":"2"}]`,
+			`[{"op":"test","path":"/metadata/managedFields/0/manager","value":"creator"},{"op":"add","path":"/data/b","value":"2"}]`, jsonPatch},
+		{"merge patch", `{"data":{"b":"2"}}`, `{"metadata":{"managedFields":null},"data":{"b":"2"}}`, mergeJSON},
+		{"strategic merge patch", `{"data":{"b":"2"}}`, `{"metadata":{"managedFields":null},"data":{"b":"2"}}`, strategic},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got [2][]string
+			for j, body := range []string{tt.aside, tt.through} {
+				name := fmt.Sprintf("c%d-%d", i, j)
+				s.Do(t, "POST", cms, `{"metadata":{"name":"`+name+`","labels":{"l":"v"}},"data":{"a":"1"}}`, agent("creator")).Expect(t, http.StatusCreated)
+				o := decode(t, s.Do(t, "PATCH", cms+"/"+name, body, both(tt.header, agent("patcher"))).Expect(t, http.StatusOK))
+				for _, e := range o.Metadata.ManagedFields {
+					got[j] = append(got[j], e.Manager+"/"+e.Operation+" "+string(e.FieldsV1))
+				}
+			}
+			if strings.Join(got[0], "\n") != strings.Join(got[1], "\n") || len(got[0]) != 2 {
+				t.Fatalf("patch with managedFields aside recorded\n%s\nthrough the patch\n%s", strings.Join(got[0], "\n"), strings.Join(got[1], "\n"))
+			}
+		})
+	}
 }
