@@ -12,6 +12,7 @@ import (
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/fieldmanager"
 	"platform.io/platform/pkg/apiserver/patch"
 	"platform.io/platform/pkg/apiserver/registry"
 )
@@ -121,9 +122,9 @@ func (q *request) serveScale() {
 	}
 }
 
-// writeScale replaces or patches the Scale of an object: the new replica
-// count is written to the object, guarded by the Scale's resourceVersion on
-// a replace.
+// writeScale replaces, patches or applies to the Scale of an object: the
+// new replica count is written to the object, guarded by the Scale's
+// resourceVersion on a replace.
 func (q *request) writeScale(acc *registry.ScaleAccessor) {
 	dry, err := writeOptions(q.r)
 	if err != nil {
@@ -133,8 +134,11 @@ func (q *request) writeScale(acc *registry.ScaleAccessor) {
 	isPatch := q.info.Verb == "patch"
 	var pt patch.Type
 	var b body
+	var force bool
 	if isPatch {
-		pt, b.data, err = patchBody(q.r, "server-side apply to the scale subresource is not served; apply spec.replicas to the object")
+		if pt, b.data, err = patchBody(q.r, scaleApplyNotServed(q.store)); err == nil {
+			force, err = patchOptions(q.r, pt)
+		}
 	} else {
 		b, err = readObjectBody(q.r)
 	}
@@ -142,8 +146,19 @@ func (q *request) writeScale(acc *registry.ScaleAccessor) {
 		q.fail(err)
 		return
 	}
-	transform := func(_ context.Context, cur meta.Object) (meta.Object, error) {
-		sc, err := q.newScale(acc, cur, isPatch, pt, b)
+	apply := pt == applyPatch
+	transform := func(ctx context.Context, cur meta.Object) (meta.Object, error) {
+		if cur == nil {
+			// Apply does not create through the scale subresource.
+			return nil, apierrors.NewNotFound(q.store.Resource.GroupResource(), q.info.Name)
+		}
+		var sc *autoscalingv1.Scale
+		var err error
+		if apply {
+			sc, err = q.applyScale(ctx, acc, cur, b.data, force)
+		} else {
+			sc, err = q.newScale(acc, cur, isPatch, pt, b)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -157,12 +172,43 @@ func (q *request) writeScale(acc *registry.ScaleAccessor) {
 		}
 		return cur, nil
 	}
-	out, _, err := q.store.Update(q.ctx(), q.info.Namespace, q.info.Name, transform, registry.UpdateOptions{DryRun: dry, Patch: isPatch, Subresource: "scale"})
+	out, _, err := q.store.Update(q.ctx(), q.info.Namespace, q.info.Name, transform, registry.UpdateOptions{DryRun: dry, Patch: isPatch, Apply: apply, Subresource: "scale"})
 	if err != nil {
 		q.fail(err)
 		return
 	}
 	q.write(http.StatusOK, scaleOf(acc, out))
+}
+
+// scaleApplyNotServed answers an apply to a scale subresource where the
+// store keeps no managedFields or its kind has no Scale schema.
+func scaleApplyNotServed(s *registry.Store) string {
+	if why := applyNotServed(s); why != "" {
+		return why
+	}
+	if !s.FieldManager().ServesScaleApply() {
+		return "server-side apply to the scale subresource of " + s.Resource.Kind + " is not served"
+	}
+	return ""
+}
+
+// applyScale merges an applied Scale into cur's current Scale as the
+// request's field manager, and sets cur's managedFields to match. A
+// resourceVersion in the configuration is a precondition.
+func (q *request) applyScale(ctx context.Context, acc *registry.ScaleAccessor, cur meta.Object, config []byte, force bool) (*autoscalingv1.Scale, error) {
+	rv := cur.GetObjectMeta().ResourceVersion
+	out, err := q.store.FieldManager().ApplyScale(cur, scaleOf(acc, cur), config, fieldmanager.ManagerFrom(ctx), force)
+	if err != nil {
+		return nil, err
+	}
+	sc := out.(*autoscalingv1.Scale)
+	if err := q.checkNameAndNamespace(sc); err != nil {
+		return nil, err
+	}
+	if _, err := q.atVersion(sc, rv); err != nil {
+		return nil, err
+	}
+	return sc, nil
 }
 
 // newScale decodes the requested Scale: the body of a replace, or the

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 
+	autoscalingv1 "platform.io/client/api/autoscaling/v1"
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 )
@@ -45,6 +46,9 @@ type Config struct {
 	HasStatus bool
 	// Now is the clock of the entries' times; nil means time.Now.
 	Now func() time.Time
+	// Scale parses autoscaling/v1 Scale, for apply on the kind's scale
+	// subresource; nil when the kind has none.
+	Scale *typed.ParseableType
 }
 
 // FieldManager keeps the managedFields of one served kind and version.
@@ -54,7 +58,15 @@ type FieldManager struct {
 	version fieldpath.APIVersion
 	// updaters by subresource: "" for the main resource, "status".
 	main, status *merge.Updater
-	lg           *zap.Logger
+	// scale applies to the kind's Scale; nil without a scale subresource.
+	scale *FieldManager
+	// fullCompare makes Update compare whole objects, equal parts
+	// included: the slow path the fast one is tested against.
+	fullCompare bool
+	// sets keeps decoded fieldsV1; nil decodes them on each write (the
+	// slow path).
+	sets *setCache
+	lg   *zap.Logger
 }
 
 // New returns the field manager of a kind.
@@ -63,10 +75,14 @@ func New(lg *zap.Logger, c Config) *FieldManager {
 		c.Now = time.Now
 	}
 	v := fieldpath.APIVersion(c.APIVersion)
-	f := &FieldManager{c: c, version: v, lg: lg}
+	f := &FieldManager{c: c, version: v, lg: lg, sets: &setCache{}}
 	mainFilter, statusFilter := ignoreFilters(c.Type, c.HasStatus)
 	f.main = (&merge.UpdaterBuilder{Converter: sameFields{}, IgnoreFilter: filterFor(v, mainFilter)}).BuildUpdater()
 	f.status = (&merge.UpdaterBuilder{Converter: sameFields{}, IgnoreFilter: filterFor(v, statusFilter)}).BuildUpdater()
+	if c.Scale != nil {
+		f.scale = New(lg, Config{Type: *c.Scale, APIVersion: scaleVersion, Kind: "Scale", HasStatus: true, Now: c.Now,
+			New: func() meta.Object { return &autoscalingv1.Scale{} }})
+	}
 	return f
 }
 
@@ -156,16 +172,23 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 	if err != nil {
 		return err
 	}
-	if live == nil {
+	created := live == nil
+	if created {
 		live = f.c.New()
 	}
 	restore := hideManaged(live, obj)
-	liveTV, err := f.structured(live)
+	liveView, newView := live, obj
+	if !f.fullCompare && !created {
+		// Only the parts the write changed are compared; a create
+		// changes all.
+		liveView, newView = withoutEqualParts(live, obj)
+	}
+	liveTV, err := f.structured(liveView)
 	if err != nil {
 		restore()
 		return fmt.Errorf("typed live object: %w", err)
 	}
-	newTV, err := f.structured(obj)
+	newTV, err := f.structured(newView)
 	if err != nil {
 		restore()
 		return fmt.Errorf("typed new object: %w", err)
@@ -223,11 +246,11 @@ func (f *FieldManager) requestOrLive(live meta.Object, sent []meta.ManagedFields
 		if isReset(sent) {
 			return newManaged(), nil
 		}
-		if m, err := decodeManaged(sent); err == nil && len(m.fields) > 0 {
+		if m, err := decodeManaged(sent, f.sets); err == nil && len(m.fields) > 0 {
 			return m, nil
 		}
 	}
-	m, err := decodeManaged(liveEntries)
+	m, err := decodeManaged(liveEntries, f.sets)
 	if err != nil {
 		// Stored garbage is dropped rather than failing every write.
 		return newManaged(), nil
@@ -260,76 +283,20 @@ func (f *FieldManager) now() *meta.Time {
 // It returns the object to store, with its managedFields; a conflict with
 // another manager's fields is a 409 listing each, unless force takes them.
 func (f *FieldManager) Apply(live meta.Object, config []byte, manager, subresource string, force bool) (meta.Object, error) {
-	cfg, err := f.parseConfig(config)
-	if err != nil {
-		return nil, err
-	}
-	configTV, err := f.c.Type.FromUnstructured(cfg)
-	if err != nil {
-		return nil, apierrors.NewBadRequest(fmt.Sprintf("failed to create typed patch object (%s, Kind=%s): %v", f.c.APIVersion, f.c.Kind, err))
-	}
 	created := live == nil
 	if created {
 		live = f.c.New()
 	}
-	m, err := decodeManaged(live.GetObjectMeta().ManagedFields)
+	m, err := decodeManaged(live.GetObjectMeta().ManagedFields, f.sets)
 	if err != nil {
 		m = newManaged()
 	}
-	restore := hideManaged(live)
-	restored := false
-	defer func() {
-		if !restored {
-			restore()
-		}
-	}()
-	liveTV, err := f.c.Type.FromStructured(live, typed.AllowDuplicates)
+	// An object written before managedFields were kept has none: its
+	// fields belong to one update manager, so the first apply conflicts.
+	legacy := len(m.fields) == 0 && !created
+	out, cfg, err := f.apply(live, &m, legacy, config, manager, subresource, force)
 	if err != nil {
-		return nil, apierrors.NewInternalError(fmt.Errorf("typed live object: %w", err))
-	}
-	if len(m.fields) == 0 && !created {
-		// An object written before managedFields were kept: its fields
-		// belong to one update manager, so the first apply conflicts.
-		empty, err := f.c.Type.FromStructured(f.c.New())
-		if err != nil {
-			return nil, apierrors.NewInternalError(err)
-		}
-		id, _ := identifier(meta.ManagedFieldsEntry{Manager: beforeFirstApply, Operation: OperationUpdate, APIVersion: f.c.APIVersion})
-		if _, m.fields, err = f.main.Update(empty, liveTV, f.version, m.fields, id); err != nil {
-			return nil, apierrors.NewInternalError(err)
-		}
-		if vs, ok := m.fields[id]; ok {
-			m.fields[id] = fieldpath.NewVersionedSet(vs.Set().Difference(stripped), vs.APIVersion(), false)
-		}
-	}
-	id, err := identifier(meta.ManagedFieldsEntry{Manager: manager, Operation: OperationApply, Subresource: subresource})
-	if err != nil {
-		return nil, apierrors.NewInternalError(err)
-	}
-	upd := f.updater(subresource)
-	newTV, fields, err := upd.Apply(liveTV, configTV, f.version, copyFields(m.fields), id, force)
-	var conflicts merge.Conflicts
-	if errors.As(err, &conflicts) && !force && manager == kubectlManager && f.migratable(live, liveTV, conflicts) {
-		// Fields set by client-side apply pass to kubectl's server-side
-		// apply without a conflict.
-		newTV, fields, err = upd.Apply(liveTV, configTV, f.version, copyFields(m.fields), id, true)
-	}
-	if err != nil {
-		if errors.As(err, &conflicts) {
-			return nil, conflictError(conflicts)
-		}
-		return nil, apierrors.NewInternalError(fmt.Errorf("apply: %w", err))
-	}
-	m.fields = fields
-	if vs, ok := m.fields[id]; ok {
-		m.fields[id] = fieldpath.NewVersionedSet(vs.Set().Difference(stripped), vs.APIVersion(), true)
-	}
-	out := live
-	if newTV != nil {
-		m.times[id] = f.now()
-		if out, err = f.fromTyped(newTV); err != nil {
-			return nil, apierrors.NewInternalError(err)
-		}
+		return nil, err
 	}
 	if err := m.capUpdaters(); err != nil {
 		return nil, apierrors.NewInternalError(err)
@@ -338,12 +305,84 @@ func (f *FieldManager) Apply(live meta.Object, config []byte, manager, subresour
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
-	restored = true
 	out.GetObjectMeta().ManagedFields = entries
-	if manager == kubectlManager {
+	if manager == kubectlManager && subresource == "" {
 		syncLastApplied(out, cfg)
 	}
 	return out, nil
+}
+
+// apply merges config into live, whose fields m says who owns, as
+// manager through subresource, and leaves in m who owns what after. It
+// returns the merged object, without managedFields, and the parsed
+// configuration. live's managedFields are left as they were.
+func (f *FieldManager) apply(live meta.Object, m *managed, legacy bool, config []byte, manager, subresource string, force bool) (meta.Object, map[string]any, error) {
+	cfg, err := f.parseConfig(config)
+	if err != nil {
+		return nil, nil, err
+	}
+	configTV, err := f.c.Type.FromUnstructured(cfg)
+	if err != nil {
+		return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("failed to create typed patch object (%s, Kind=%s): %v", f.c.APIVersion, f.c.Kind, err))
+	}
+	restore := hideManaged(live)
+	defer restore()
+	liveTV, err := f.c.Type.FromStructured(live, typed.AllowDuplicates)
+	if err != nil {
+		return nil, nil, apierrors.NewInternalError(fmt.Errorf("typed live object: %w", err))
+	}
+	if legacy {
+		empty, err := f.c.Type.FromStructured(f.c.New())
+		if err != nil {
+			return nil, nil, apierrors.NewInternalError(err)
+		}
+		id, _ := identifier(meta.ManagedFieldsEntry{Manager: beforeFirstApply, Operation: OperationUpdate, APIVersion: f.c.APIVersion})
+		if _, m.fields, err = f.main.Update(empty, liveTV, f.version, m.fields, id); err != nil {
+			return nil, nil, apierrors.NewInternalError(err)
+		}
+		if vs, ok := m.fields[id]; ok {
+			m.fields[id] = fieldpath.NewVersionedSet(vs.Set().Difference(stripped), vs.APIVersion(), false)
+		}
+	}
+	id, err := identifier(meta.ManagedFieldsEntry{Manager: manager, Operation: OperationApply, Subresource: subresource})
+	if err != nil {
+		return nil, nil, apierrors.NewInternalError(err)
+	}
+	upd := f.updater(subresource)
+	newTV, fields, err := upd.Apply(liveTV, configTV, f.version, copyFields(m.fields), id, force)
+	var conflicts merge.Conflicts
+	if errors.As(err, &conflicts) && !force && manager == kubectlManager && subresource == "" && f.migratable(live, liveTV, conflicts) {
+		// Fields set by client-side apply pass to kubectl's server-side
+		// apply without a conflict.
+		newTV, fields, err = upd.Apply(liveTV, configTV, f.version, copyFields(m.fields), id, true)
+	}
+	if err != nil {
+		if errors.As(err, &conflicts) {
+			return nil, nil, conflictError(conflicts)
+		}
+		return nil, nil, apierrors.NewInternalError(fmt.Errorf("apply: %w", err))
+	}
+	prev, had := m.fields[id]
+	m.fields = fields
+	vs, has := m.fields[id]
+	if has {
+		vs = fieldpath.NewVersionedSet(vs.Set().Difference(stripped), vs.APIVersion(), true)
+		m.fields[id] = vs
+	}
+	if newTV == nil {
+		// The object is unchanged; the applier's entry is stamped if it
+		// is new or owns other fields now.
+		if has && (!had || !prev.Set().Equals(vs.Set())) {
+			m.times[id] = f.now()
+		}
+		return live, cfg, nil
+	}
+	m.times[id] = f.now()
+	out, err := f.fromTyped(newTV)
+	if err != nil {
+		return nil, nil, apierrors.NewInternalError(err)
+	}
+	return out, cfg, nil
 }
 
 func copyFields(in fieldpath.ManagedFields) fieldpath.ManagedFields {

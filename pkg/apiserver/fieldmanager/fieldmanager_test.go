@@ -43,20 +43,27 @@ func newManager(t *testing.T, r *registry.Resource) *fieldmanager.FieldManager {
 		t.Fatalf("no typed schema for %v", r.GroupVersionKind())
 	}
 	c := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	return fieldmanager.New(zap.NewNop(), fieldmanager.Config{Type: pt, APIVersion: r.GroupVersion().String(), Kind: r.Kind,
-		New: r.New, HasStatus: r.HasStatus, Now: c.now})
+	cfg := fieldmanager.Config{Type: pt, APIVersion: r.GroupVersion().String(), Kind: r.Kind,
+		New: r.New, HasStatus: r.HasStatus, Now: c.now}
+	if scale, ok := ts.ScaleType(); ok {
+		cfg.Scale = &scale
+	}
+	return fieldmanager.New(zap.NewNop(), cfg)
 }
 
 // step is one write in a sequence on one object.
 type step struct {
-	// apply is an applied configuration (JSON); otherwise update is the
+	// apply is an applied configuration (JSON); scale an applied
+	// autoscaling/v1 Scale (JSON) of a Deployment; otherwise update is the
 	// whole new object (JSON), as a PUT sends it.
-	apply, update string
-	manager       string
-	subresource   string
-	force         bool
+	apply, scale, update string
+	manager              string
+	subresource          string
+	force                bool
 	// wantConflicts lists "field manager" causes of a 409.
 	wantConflicts []string
+	// keepManaged sends the live managedFields with an update.
+	keepManaged bool
 	// wantOwners maps each manager entry ("manager/Operation") to the
 	// leaf fields it owns, in fieldsV1 paths; nil skips the check.
 	wantOwners map[string][]string
@@ -64,29 +71,25 @@ type step struct {
 	want func(t *testing.T, obj meta.Object)
 }
 
+// run writes the steps in order on one object, each through a field
+// manager with its fast paths and one without (fieldmanager.SlowPath),
+// and checks both give the same object, managedFields included.
 func run(t *testing.T, r *registry.Resource, steps []step) {
 	t.Helper()
-	fm := newManager(t, r)
-	var live meta.Object
+	fast, slow := newManager(t, r), fieldmanager.SlowPath(newManager(t, r))
+	var live, slowLive meta.Object
 	for i, s := range steps {
-		var obj meta.Object
-		var err error
-		if s.apply != "" {
-			var cur meta.Object
-			if live != nil {
-				cur = clone(t, r, live)
+		obj, err := write(t, r, fast, live, s)
+		slowObj, slowErr := write(t, r, slow, slowLive, s)
+		if fmt.Sprint(err) != fmt.Sprint(slowErr) {
+			t.Fatalf("step %d: fast path error %v, slow path error %v", i, err, slowErr)
+		}
+		if err == nil {
+			a, _ := json.Marshal(obj)
+			b, _ := json.Marshal(slowObj)
+			if string(a) != string(b) {
+				t.Fatalf("step %d: fast path wrote\n%s\nslow path wrote\n%s", i, a, b)
 			}
-			obj, err = fm.Apply(cur, []byte(s.apply), s.manager, s.subresource, s.force)
-		} else {
-			obj = r.New()
-			if err := json.Unmarshal([]byte(s.update), obj); err != nil {
-				t.Fatal(err)
-			}
-			var cur meta.Object
-			if live != nil {
-				cur = clone(t, r, live)
-			}
-			fm.Update(cur, obj, s.manager, s.subresource)
 		}
 		if s.wantConflicts != nil {
 			checkConflicts(t, i, err, s.wantConflicts)
@@ -95,7 +98,7 @@ func run(t *testing.T, r *registry.Resource, steps []step) {
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		live = obj
+		live, slowLive = obj, slowObj
 		if s.wantOwners != nil {
 			if got := owners(t, obj); !equalOwners(got, s.wantOwners) {
 				t.Fatalf("step %d: owners = %v, want %v", i, got, s.wantOwners)
@@ -105,6 +108,31 @@ func run(t *testing.T, r *registry.Resource, steps []step) {
 			s.want(t, obj)
 		}
 	}
+}
+
+// write makes one step's write on live (nil before the first) with fm.
+func write(t *testing.T, r *registry.Resource, fm *fieldmanager.FieldManager, live meta.Object, s step) (meta.Object, error) {
+	t.Helper()
+	var cur meta.Object
+	if live != nil {
+		cur = clone(t, r, live)
+	}
+	switch {
+	case s.apply != "":
+		return fm.Apply(cur, []byte(s.apply), s.manager, s.subresource, s.force)
+	case s.scale != "":
+		return applyScale(fm, cur.(*appsv1.Deployment), s.scale, s.manager, s.force)
+	}
+	obj := r.New()
+	if err := json.Unmarshal([]byte(s.update), obj); err != nil {
+		t.Fatal(err)
+	}
+	if s.keepManaged && cur != nil {
+		// As a patch or an update of what was read sends them.
+		obj.GetObjectMeta().ManagedFields = cur.GetObjectMeta().ManagedFields
+	}
+	fm.Update(cur, obj, s.manager, s.subresource)
+	return obj, nil
 }
 
 func clone(t *testing.T, r *registry.Resource, obj meta.Object) meta.Object {

@@ -1,7 +1,6 @@
 package fieldmanager
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -24,6 +23,17 @@ const fieldsV1 = "FieldsV1"
 type managed struct {
 	fields fieldpath.ManagedFields
 	times  map[string]*meta.Time
+	// decoded are the entries as decoded, by identifier: encode writes
+	// again one whose set is still the one decoded from its canonical
+	// encoding, without encoding the set again.
+	decoded map[string]decodedEntry
+}
+
+// decodedEntry is what encode reuses of a decoded entry.
+type decodedEntry struct {
+	vs                   fieldpath.VersionedSet
+	manager, subresource string
+	canonical            []byte
 }
 
 func newManaged() managed {
@@ -45,9 +55,11 @@ func identifier(e meta.ManagedFieldsEntry) (string, error) {
 	return string(b), nil
 }
 
-// decodeManaged reads managedFields entries.
-func decodeManaged(entries []meta.ManagedFieldsEntry) (managed, error) {
+// decodeManaged reads managedFields entries, their sets through sets (nil
+// decodes each).
+func decodeManaged(entries []meta.ManagedFieldsEntry, sets *setCache) (managed, error) {
 	m := newManaged()
+	m.decoded = make(map[string]decodedEntry, len(entries))
 	for _, e := range entries {
 		if e.FieldsType != fieldsV1 && e.FieldsType != "" {
 			return managed{}, fmt.Errorf("fieldmanager: managedFields of manager %q: fieldsType %q is not %q", e.Manager, e.FieldsType, fieldsV1)
@@ -62,13 +74,18 @@ func decodeManaged(entries []meta.ManagedFieldsEntry) (managed, error) {
 			return managed{}, err
 		}
 		set := &fieldpath.Set{}
+		var canonical []byte
 		if e.FieldsV1 != nil && len(e.FieldsV1.Raw) > 0 {
-			if err := set.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+			cs, err := sets.decode(e.FieldsV1.Raw)
+			if err != nil {
 				return managed{}, fmt.Errorf("fieldmanager: fieldsV1 of manager %q: %w", e.Manager, err)
 			}
+			set, canonical = cs.set, cs.canonical
 		}
-		m.fields[id] = fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == OperationApply)
+		vs := fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == OperationApply)
+		m.fields[id] = vs
 		m.times[id] = e.Time
+		m.decoded[id] = decodedEntry{vs: vs, manager: e.Manager, subresource: e.Subresource, canonical: canonical}
 	}
 	return m, nil
 }
@@ -83,12 +100,18 @@ func (m managed) encode() ([]meta.ManagedFieldsEntry, error) {
 			continue
 		}
 		var e meta.ManagedFieldsEntry
-		if err := json.Unmarshal([]byte(id), &e); err != nil {
-			return nil, fmt.Errorf("fieldmanager: decode manager identifier %q: %w", id, err)
-		}
-		raw, err := vs.Set().ToJSON()
-		if err != nil {
-			return nil, fmt.Errorf("fieldmanager: encode fields of %q: %w", e.Manager, err)
+		var raw []byte
+		if d, ok := m.decoded[id]; ok && d.vs == vs && d.canonical != nil {
+			// Unchanged since decoded: its canonical encoding is at hand.
+			e.Manager, e.Subresource, raw = d.manager, d.subresource, d.canonical
+		} else {
+			if err := json.Unmarshal([]byte(id), &e); err != nil {
+				return nil, fmt.Errorf("fieldmanager: decode manager identifier %q: %w", id, err)
+			}
+			var err error
+			if raw, err = vs.Set().ToJSON(); err != nil {
+				return nil, fmt.Errorf("fieldmanager: encode fields of %q: %w", e.Manager, err)
+			}
 		}
 		e.APIVersion = string(vs.APIVersion())
 		e.Operation = OperationUpdate

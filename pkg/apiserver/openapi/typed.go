@@ -49,6 +49,14 @@ func BuildTypedSchema(rows []*registry.Resource) (*TypedSchema, error) {
 			return nil, err
 		}
 		ts.kinds[r.GroupVersionKind()] = kind
+		if r.Scale != nil {
+			// The body of scale subresources, for apply on them.
+			scale, err := d.defineScale()
+			if err != nil {
+				return nil, err
+			}
+			ts.kinds[scaleGVK()] = scale
+		}
 	}
 	names := make([]string, 0, len(d.defs))
 	for name := range d.defs {
@@ -74,6 +82,16 @@ func (t *TypedSchema) Type(gvk meta.GroupVersionKind) (typed.ParseableType, bool
 		return typed.DeducedParseableType, false
 	}
 	return typed.ParseableType{Schema: t.schema, TypeRef: smdschema.TypeRef{NamedType: &name}}, true
+}
+
+// ScaleType returns the parseable type of autoscaling/v1 Scale, the body
+// of scale subresources; ok is false when no row has one.
+func (t *TypedSchema) ScaleType() (typed.ParseableType, bool) {
+	return t.Type(scaleGVK())
+}
+
+func scaleGVK() meta.GroupVersionKind {
+	return meta.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
 }
 
 // openTypes are the deduced and untyped definitions.

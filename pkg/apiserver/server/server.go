@@ -201,7 +201,13 @@ func (s *Server) fieldManagers(rows []*registry.Resource) (func(*registry.Resour
 			return nil
 		}
 		pt, _ := ts.Type(r.GroupVersionKind())
-		return fieldmanager.New(lg, fieldmanager.Config{Type: pt, APIVersion: r.GroupVersion().String(), Kind: r.Kind, New: r.New, HasStatus: r.HasStatus})
+		c := fieldmanager.Config{Type: pt, APIVersion: r.GroupVersion().String(), Kind: r.Kind, New: r.New, HasStatus: r.HasStatus}
+		if r.Scale != nil {
+			if scale, ok := ts.ScaleType(); ok {
+				c.Scale = &scale
+			}
+		}
+		return fieldmanager.New(lg, c)
 	}, nil
 }
 

@@ -2,6 +2,7 @@ package ssa
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"sort"
@@ -253,7 +254,135 @@ func TestScaleSubresource(t *testing.T) {
 	wantManagers(t, o, "alice/Apply", "autoscaler/Update/scale")
 	// alice's next apply of replicas conflicts with the autoscaler.
 	s.Do(t, "PATCH", deployments+"/sc?fieldManager=alice", deploymentYAML("sc", 2, "nginx:1"), applyYAML).ExpectStatus(t, http.StatusConflict, "Conflict")
-	s.Do(t, "PATCH", deployments+"/sc/scale?fieldManager=alice", `{"spec":{"replicas":3}}`, applyYAML).Expect(t, http.StatusUnsupportedMediaType)
+}
+
+// scalable is a kind with a scale subresource and a configuration of it
+// with replicas 1 that alice applies.
+type scalable struct {
+	path, kind, extra string
+}
+
+func (k scalable) yaml(name string) string {
+	return `apiVersion: apps/v1
+kind: ` + k.kind + `
+metadata:
+  name: ` + name + `
+spec:
+  replicas: 1` + k.extra + `
+  selector:
+    matchLabels: {app: ` + name + `}
+  template:
+    metadata:
+      labels: {app: ` + name + `}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1
+`
+}
+
+func scaleYAML(name string, replicas int) string {
+	return "apiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: " + name + "}\nspec: {replicas: " + string(rune('0'+replicas)) + "}\n"
+}
+
+// fieldsOf returns the fieldsV1 of the entry of manager and operation.
+func fieldsOf(t *testing.T, o object, manager, operation string) entry {
+	t.Helper()
+	for _, e := range o.Metadata.ManagedFields {
+		if e.Manager == manager && e.Operation == operation {
+			return e
+		}
+	}
+	t.Fatalf("no %s/%s entry in %v", manager, operation, managers(o))
+	return entry{}
+}
+
+// TestScaleApply: apply through /scale of each scalable kind conflicts
+// with the owner of the object's spec.replicas, takes it with force (not
+// on a dry run), and is kept on the object as an entry of subresource
+// scale owning spec.replicas, which the object's own appliers then
+// conflict with.
+func TestScaleApply(t *testing.T) {
+	s := framework.Start(t)
+	kinds := []scalable{
+		{path: deployments, kind: "Deployment"},
+		{path: "/apis/apps/v1/namespaces/default/replicasets", kind: "ReplicaSet"},
+		{path: "/apis/apps/v1/namespaces/default/statefulsets", kind: "StatefulSet", extra: "\n  serviceName: web"},
+	}
+	for _, k := range kinds {
+		t.Run(k.kind, func(t *testing.T) {
+			obj, scale := k.path+"/web", k.path+"/web/scale"
+			s.Do(t, "PATCH", obj+"?fieldManager=alice", k.yaml("web"), applyYAML).Expect(t, http.StatusCreated)
+
+			// Applying the value alice has shares the field without a conflict.
+			sc := s.Do(t, "PATCH", scale+"?fieldManager=hpa", scaleYAML("web", 1), applyYAML).Expect(t, http.StatusOK).Map(t)
+			if sc["kind"] != "Scale" {
+				t.Fatalf("scale apply answered %v", sc)
+			}
+			o := decode(t, s.Do(t, "GET", obj, nil).Expect(t, http.StatusOK))
+			wantManagers(t, o, "alice/Apply", "hpa/Apply/scale")
+
+			// Another value conflicts with alice, who owns spec.replicas.
+			st := s.Do(t, "PATCH", scale+"?fieldManager=ctl", scaleYAML("web", 3), applyYAML).ExpectStatus(t, http.StatusConflict, "Conflict")
+			causes := st["details"].(map[string]any)["causes"].([]any)
+			var fields []string
+			for _, c := range causes {
+				c := c.(map[string]any)
+				if c["reason"] != "FieldManagerConflict" || c["field"] != ".spec.replicas" {
+					t.Fatalf("cause %v", c)
+				}
+				fields = append(fields, c["message"].(string))
+			}
+			sort.Strings(fields)
+			if strings.Join(fields, ";") != `conflict with "alice";conflict with "hpa" with subresource "scale"` {
+				t.Fatalf("conflict causes %q", fields)
+			}
+
+			// A forced dry run answers the new Scale and stores nothing.
+			sc = s.Do(t, "PATCH", scale+"?fieldManager=ctl&force=true&dryRun=All", scaleYAML("web", 3), applyYAML).Expect(t, http.StatusOK).Map(t)
+			if got := sc["spec"].(map[string]any)["replicas"]; got != float64(3) {
+				t.Fatalf("dry-run scale apply answered replicas %v", got)
+			}
+			o = decode(t, s.Do(t, "GET", obj, nil).Expect(t, http.StatusOK))
+			if *o.Spec.Replicas != 1 {
+				t.Fatalf("dry-run scale apply stored replicas %d", *o.Spec.Replicas)
+			}
+			wantManagers(t, o, "alice/Apply", "hpa/Apply/scale")
+
+			// force takes spec.replicas from alice and hpa.
+			s.Do(t, "PATCH", scale+"?fieldManager=ctl&force=true", scaleYAML("web", 3), applyYAML).Expect(t, http.StatusOK)
+			o = decode(t, s.Do(t, "GET", obj, nil).Expect(t, http.StatusOK))
+			if *o.Spec.Replicas != 3 {
+				t.Fatalf("forced scale apply: replicas %d", *o.Spec.Replicas)
+			}
+			wantManagers(t, o, "alice/Apply", "ctl/Apply/scale")
+			ctl := fieldsOf(t, o, "ctl", "Apply")
+			if string(ctl.FieldsV1) != `{"f:spec":{"f:replicas":{}}}` || ctl.APIVersion != "apps/v1" || ctl.Subresource != "scale" {
+				t.Fatalf("scale applier's entry %+v fields %s", ctl, ctl.FieldsV1)
+			}
+			if alice := fieldsOf(t, o, "alice", "Apply"); strings.Contains(string(alice.FieldsV1), "f:replicas") {
+				t.Fatalf("alice still owns replicas: %s", alice.FieldsV1)
+			}
+
+			// alice's apply of replicas now conflicts with the scale applier.
+			st = s.Do(t, "PATCH", obj+"?fieldManager=alice", k.yaml("web"), applyYAML).ExpectStatus(t, http.StatusConflict, "Conflict")
+			if !strings.Contains(st["message"].(string), `conflict with "ctl" with subresource "scale": .spec.replicas`) {
+				t.Fatalf("message %q", st["message"])
+			}
+			// The scale applier changes its value without a conflict.
+			s.Do(t, "PATCH", scale+"?fieldManager=ctl", scaleYAML("web", 5), applyYAML).Expect(t, http.StatusOK)
+			o = decode(t, s.Do(t, "GET", obj, nil).Expect(t, http.StatusOK))
+			if *o.Spec.Replicas != 5 {
+				t.Fatalf("scale re-apply: replicas %d", *o.Spec.Replicas)
+			}
+		})
+	}
+	// What apply on /scale refuses: a missing object, another kind, no
+	// field manager, a name other than the URL's.
+	s.Do(t, "PATCH", deployments+"/none/scale?fieldManager=ctl", scaleYAML("none", 2), applyYAML).Expect(t, http.StatusNotFound)
+	s.Do(t, "PATCH", deployments+"/web/scale?fieldManager=ctl", deploymentYAML("web", 2, "nginx:1"), applyYAML).ExpectStatus(t, http.StatusBadRequest, "BadRequest")
+	s.Do(t, "PATCH", deployments+"/web/scale", scaleYAML("web", 2), applyYAML).ExpectStatus(t, http.StatusUnprocessableEntity, "Invalid")
+	s.Do(t, "PATCH", deployments+"/web/scale?fieldManager=ctl", scaleYAML("other", 2), applyYAML).ExpectStatus(t, http.StatusBadRequest, "BadRequest")
 }
 
 // TestGateOff: with ServerSideApply off, apply is a 415 and writes keep
@@ -267,4 +396,41 @@ func TestGateOff(t *testing.T) {
 	s.Do(t, "PATCH", deployments+"/off?fieldManager=alice", deploymentYAML("off", 1, "nginx:1"), applyYAML).Expect(t, http.StatusUnsupportedMediaType)
 	o := decode(t, s.Do(t, "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"c"},"data":{"a":"1"}}`, agent("creator")).Expect(t, http.StatusCreated))
 	wantManagers(t, o)
+}
+
+// TestPatchManagedFieldsAside: a patch that cannot name managedFields
+// (which the server then keeps out of the patch) records the same
+// managedFields as one that names them (which goes through the patch with
+// the object), for each patch type.
+func TestPatchManagedFieldsAside(t *testing.T) {
+	s := framework.Start(t)
+	const cms = "/api/v1/namespaces/default/configmaps"
+	jsonPatch := framework.Header{"Content-Type": "application/json-patch+json"}
+	strategic := framework.Header{"Content-Type": "application/strategic-merge-patch+json"}
+	tests := []struct {
+		name           string
+		aside, through string
+		header         framework.Header
+	}{
+		{"json patch", `[{"op":"add","path":"/data/b","value":"2"}]`,
+			`[{"op":"test","path":"/metadata/managedFields/0/manager","value":"creator"},{"op":"add","path":"/data/b","value":"2"}]`, jsonPatch},
+		{"merge patch", `{"data":{"b":"2"}}`, `{"metadata":{"managedFields":null},"data":{"b":"2"}}`, mergeJSON},
+		{"strategic merge patch", `{"data":{"b":"2"}}`, `{"metadata":{"managedFields":null},"data":{"b":"2"}}`, strategic},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got [2][]string
+			for j, body := range []string{tt.aside, tt.through} {
+				name := fmt.Sprintf("c%d-%d", i, j)
+				s.Do(t, "POST", cms, `{"metadata":{"name":"`+name+`","labels":{"l":"v"}},"data":{"a":"1"}}`, agent("creator")).Expect(t, http.StatusCreated)
+				o := decode(t, s.Do(t, "PATCH", cms+"/"+name, body, both(tt.header, agent("patcher"))).Expect(t, http.StatusOK))
+				for _, e := range o.Metadata.ManagedFields {
+					got[j] = append(got[j], e.Manager+"/"+e.Operation+" "+string(e.FieldsV1))
+				}
+			}
+			if strings.Join(got[0], "\n") != strings.Join(got[1], "\n") || len(got[0]) != 2 {
+				t.Fatalf("patch with managedFields aside recorded\n%s\nthrough the patch\n%s", strings.Join(got[0], "\n"), strings.Join(got[1], "\n"))
+			}
+		})
+	}
 }
