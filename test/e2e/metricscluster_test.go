@@ -23,6 +23,8 @@ type metricsCluster struct {
 	*Server
 	// resolution is the metrics server's --metric-resolution.
 	resolution time.Duration
+	// lastHPA is the autoscaler's state as last logged.
+	lastHPA string
 }
 
 // metricsClusterConfig is what the tests vary.

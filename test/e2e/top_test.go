@@ -55,8 +55,8 @@ type usageRow struct {
 }
 
 // checkTop runs kubectl top with args and returns "" when every row of
-// want is in its output with the CPU within 1m (the rate of a cumulative
-// counter over a window of the node's clock) and the memory exact.
+// want is in its output with exactly that CPU and memory: a constant
+// modelled rate reads back exactly once a whole window follows a change.
 func (m *metricsCluster) checkTop(t *testing.T, want []usageRow, args ...string) string {
 	t.Helper()
 	r := m.Kubectl(t, append([]string{"top"}, args...)...)
@@ -72,7 +72,7 @@ func (m *metricsCluster) checkTop(t *testing.T, want []usageRow, args ...string)
 			}
 			found = true
 			cpu, mem := milli(f[len(w.key)]), mebi(f[len(w.key)+1])
-			if cpu < w.cpu-1 || cpu > w.cpu+1 || mem != w.memory {
+			if cpu != w.cpu || mem != w.memory {
 				return fmt.Sprintf("row %v: %s %s, want %dm %dMi:\n%s", w.key, f[len(w.key)], f[len(w.key)+1], w.cpu, w.memory, r.Stdout)
 			}
 		}
@@ -171,7 +171,7 @@ func TestKubectlTop(t *testing.T) {
 }
 
 // checkNodeTotals returns "" when kubectl top nodes shows every node and
-// their CPU and memory add up to the pods' (within 1m a node).
+// their CPU and memory add up to the pods'.
 func (m *metricsCluster) checkNodeTotals(t *testing.T, cpu, memory int) string {
 	t.Helper()
 	r := m.Kubectl(t, "top", "nodes")
@@ -192,7 +192,7 @@ func (m *metricsCluster) checkNodeTotals(t *testing.T, cpu, memory int) string {
 		gotCPU += milli(f[1])
 		gotMem += mebi(f[3])
 	}
-	if nodes < 2 || gotCPU < cpu-nodes || gotCPU > cpu+nodes || gotMem != memory {
+	if nodes < 2 || gotCPU != cpu || gotMem != memory {
 		return fmt.Sprintf("%d nodes, %dm %dMi in all, want %dm %dMi:\n%s", nodes, gotCPU, gotMem, cpu, memory, r.Stdout)
 	}
 	return ""
