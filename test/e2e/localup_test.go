@@ -20,11 +20,12 @@ import (
 const localUpReady = "Press Ctrl-C to stop."
 
 // TestLocalUp runs `make run`'s script, hack/local-up.sh, on the built
-// binaries with every port it opens picked free (the metrics server
-// scraping every second), and checks a newcomer's first steps: as soon as
-// it prints the admin kubeconfig, kubectl top nodes shows every node, and
-// kubectl top pods -A a new Deployment's pods shortly after. SIGTERM then
-// stops every process it started.
+// binaries with every port it opens picked free and the metrics server
+// scraping every 3s (longer than the rest takes to start), and checks a
+// newcomer's first steps: as soon as it prints the admin kubeconfig,
+// kubectl top nodes shows every node, and kubectl top pods -A a new
+// Deployment's pods shortly after. SIGTERM then stops every process it
+// started.
 func TestLocalUp(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("curl"); err != nil {
@@ -45,7 +46,7 @@ func TestLocalUp(t *testing.T) {
 		t.Fatalf("go env GOCACHE GOMODCACHE GOPATH: %q", goEnv)
 	}
 	env := []string{
-		"LOCAL_DIR=" + local, "PLATFORM_BIN_DIR=" + binDir, "NODES=2", "METRIC_RESOLUTION=1s",
+		"LOCAL_DIR=" + local, "PLATFORM_BIN_DIR=" + binDir, "NODES=2", "METRIC_RESOLUTION=3s",
 		"KUBECTL=" + kubectlBinary(t), "HOME=" + filepath.Join(local, "home"),
 		"PATH=" + goBin + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"GOCACHE=" + caches[0], "GOMODCACHE=" + caches[1], "GOPATH=" + caches[2],

@@ -99,8 +99,11 @@ func startMetricsCluster(t *testing.T, c metricsClusterConfig) *metricsCluster {
 			t.Fatal(err)
 		}
 	}
-	common := []string{"--bind-address", "127.0.0.1", "--leader-elect-lease-duration=4s",
-		"--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms"}
+	// Leader election with its default timings: on a new cluster the
+	// lease is free and taken at once, and a 3s renew deadline (as other
+	// tests use to fail over fast) loses the lease on a loaded CI machine,
+	// which stops the controller manager in the middle of the test.
+	common := []string{"--bind-address", "127.0.0.1"}
 	s.startDaemonAs(t, "platform-scheduler", s.userKubeconfig(t, "system:platform-scheduler"),
 		append(common, "--secure-port", fmt.Sprint(freePort(t)), "--port=0")...)
 	s.startDaemonAs(t, "platform-controller-manager", s.userKubeconfig(t, "system:platform-controller-manager"),
