@@ -97,7 +97,7 @@ func TestKubectlTop(t *testing.T) {
 	// after a change; the rest is the kubectl and scheduling round trips.
 	within := 10*m.resolution + 20*time.Second
 
-	out := m.MustKubectl(t, "get", "apiservices")
+	out := m.MustKubectl(t, "get", "apiservice")
 	WantHeader(t, out, "NAME", "SERVICE", "AVAILABLE", "AGE")
 	for _, name := range []string{"v1beta1.metrics.k8s.io", "v1beta1.metrics.platform.io"} {
 		if row := TableRow(t, out, name); strings.Join(row[1:3], " ") != "platform-system/platform-metrics-server True" {
