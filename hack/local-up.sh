@@ -3,12 +3,21 @@
 # embedded etcd (data in _output/local), and every other daemon that is built.
 # The API server authorizes with Node,RBAC and admits with NodeRestriction
 # on; each daemon and each simulated node reaches it with its own client
-# certificate (hack/devcerts), never as system:masters. Writes an admin kubeconfig and prints how to use it.
-# Ctrl-C stops all.
+# certificate (hack/devcerts), never as system:masters. The metrics server
+# is registered as the aggregated resource metrics API, and the script waits
+# for the nodes' first metrics, so kubectl top works once it prints the admin
+# kubeconfig. Ctrl-C (or SIGTERM) stops all.
+#
+# Environment: LOCAL_DIR (_output/local), PLATFORM_BIN_DIR (_output/bin),
+# NODES (3), NODE_PREFIX, API_PORT (6443), SCHEDULER_PORT (10259),
+# SCHEDULER_INSECURE_PORT (10251; 0 turns it off),
+# CONTROLLER_MANAGER_PORT (10257), CLOUD_CONTROLLER_MANAGER_PORT (10258),
+# METRICS_SERVER_PORT (10250), SIMCLOUD_CONTROL_PORT (10270),
+# METRIC_RESOLUTION (15s), CLUSTER_CIDR (10.0.0.0/8), KUBECTL (kubectl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BIN=$PWD/_output/bin
+BIN=${PLATFORM_BIN_DIR:-$PWD/_output/bin}
 mkdir -p "${LOCAL_DIR:-_output/local}"
 LOCAL=$(cd "${LOCAL_DIR:-_output/local}" && pwd)
 PORT=${API_PORT:-6443}
@@ -55,8 +64,11 @@ pids+=($!)
 
 echo "waiting for the API server on https://127.0.0.1:$PORT ..."
 for i in $(seq 1 120); do
-	if curl -s --cacert "$LOCAL/certs/ca.crt" --cert "$LOCAL/certs/admin.crt" --key "$LOCAL/certs/admin.key" \
-		"https://127.0.0.1:$PORT/readyz" 2>/dev/null | grep -q ok; then break; fi
+	# The body of a failing /readyz lists the checks that passed ("[+]ping
+	# ok"): only an answer of exactly "ok" means ready, and only then are
+	# the bootstrap roles the daemons and nodes act under in place.
+	if [ "$(curl -sf --cacert "$LOCAL/certs/ca.crt" --cert "$LOCAL/certs/admin.crt" --key "$LOCAL/certs/admin.key" \
+		"https://127.0.0.1:$PORT/readyz" 2>/dev/null)" = ok ]; then break; fi
 	if ! kill -0 "${pids[0]}" 2>/dev/null; then
 		echo "the API server exited; its log:"; tail -n 30 "$LOCAL/logs/apiserver.log"; exit 1
 	fi
@@ -115,7 +127,7 @@ daemon() {
 # which the API server resolves itself.
 metrics_up() {
 	local port=${METRICS_SERVER_PORT:-10250}
-	local k=(kubectl --kubeconfig "$KUBECONFIG_OUT")
+	local k=("${KUBECTL:-kubectl}" --kubeconfig "$KUBECONFIG_OUT")
 	"${k[@]}" apply -f deploy/addons/metrics-server/rbac.yaml >"$LOCAL/logs/metrics-server-setup.log" 2>&1 ||
 		{ echo "metrics server RBAC not applied; see $LOCAL/logs/metrics-server-setup.log"; return 0; }
 	daemon metrics-server --secure-port "$port" --cert-dir "$LOCAL/metrics-server" \
@@ -137,15 +149,33 @@ spec:
 SVC
 		echo "---"
 		sed "s/port: 443/port: $port/" deploy/addons/metrics-server/apiservice.yaml
-	} | "${k[@]}" apply -f - >>"$LOCAL/logs/metrics-server-setup.log" 2>&1 &&
-		echo "registered the APIServices v1beta1.metrics.platform.io and v1beta1.metrics.k8s.io" ||
-		echo "the metrics APIs were not registered; see $LOCAL/logs/metrics-server-setup.log"
+	} | "${k[@]}" apply -f - >>"$LOCAL/logs/metrics-server-setup.log" 2>&1 ||
+		{ echo "the metrics APIs were not registered; see $LOCAL/logs/metrics-server-setup.log"; return 0; }
+	echo "registered the APIServices v1beta1.metrics.platform.io and v1beta1.metrics.k8s.io"
+	metrics_wait "${k[@]}"
+}
+
+# metrics_wait waits until kubectl top nodes shows every node, so that it
+# works as soon as the kubeconfig is printed: the nodes register, then
+# the first rates take two scrapes, METRIC_RESOLUTION apart. It gives up
+# after two minutes.
+metrics_wait() {
+	echo "waiting for the first metrics of the $NODES nodes (two scrapes, ${METRIC_RESOLUTION:-15s} apart) ..."
+	local i
+	for i in $(seq 1 240); do
+		if [ "$("$@" top nodes --no-headers 2>/dev/null | grep -c .)" -eq "$NODES" ]; then
+			echo "kubectl top nodes works"
+			return 0
+		fi
+		sleep 0.5
+	done
+	echo "no metrics for every node after two minutes; see $LOCAL/logs/metrics-server.log and $LOCAL/logs/simnode.log"
 }
 
 CLUSTER_CIDR=${CLUSTER_CIDR:-10.0.0.0/8}
-daemon scheduler
+daemon scheduler --secure-port "${SCHEDULER_PORT:-10259}" --port "${SCHEDULER_INSECURE_PORT:-10251}"
 # Each loop of the controller manager runs on its own service account.
-daemon controller-manager --allocate-node-cidrs --cluster-cidr "$CLUSTER_CIDR" \
+daemon controller-manager --secure-port "${CONTROLLER_MANAGER_PORT:-10257}" --allocate-node-cidrs --cluster-cidr "$CLUSTER_CIDR" \
 	--use-service-account-credentials --root-ca-file "$LOCAL/certs/ca.crt"
 
 # The cloud controller manager starts the simulated cloud (test/simcloud)
@@ -159,7 +189,7 @@ controlAddress: 127.0.0.1:${SIMCLOUD_CONTROL_PORT:-10270}
 stateFile: $LOCAL/simcloud-state.json
 internalIP: 127.0.0.1
 CC
-	daemon cloud-controller-manager --cloud-provider simcloud \
+	daemon cloud-controller-manager --secure-port "${CLOUD_CONTROLLER_MANAGER_PORT:-10258}" --cloud-provider simcloud \
 		--cloud-provider-binary "$BIN/platform-simcloud" --cloud-config "$LOCAL/simcloud.yaml" \
 		--allocate-node-cidrs --cluster-cidr "$CLUSTER_CIDR"
 	cloud_flags=(--cloud-provider external)
@@ -192,7 +222,7 @@ The control plane is up. Logs are in $LOCAL/logs/. Use it with:
   kubectl expose deployment <name> --type=LoadBalancer --port 80   # gets a 127.77.x.y address
   kubectl apply -f deploy/examples/
   kubectl get pods -A -w
-  kubectl top nodes; kubectl top pods -A   # once the metrics APIs are registered
+  kubectl top nodes; kubectl top pods -A --containers   # the resource metrics API (docs/metrics-server.md)
 
 Aggregated API servers (APIServices, docs/aggregation.md) are reached with
 the front-proxy client certificate $LOCAL/certs/front-proxy-client.crt;

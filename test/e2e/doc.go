@@ -9,4 +9,10 @@
 // controller manager, with a load balancer and a workload driven through
 // the Go client; it kills and restarts hosts, members and servers, and
 // logs a table of takeover times.
+//
+// TestLocalUp runs `make run`'s script (hack/local-up.sh) itself, on free
+// ports, as a newcomer would; TestKubectlTop and TestHorizontalPodAutoscaler
+// run the metrics server behind the API server's aggregation layer
+// (metricscluster_test.go) with the simulated nodes' usage driven by pod
+// annotations.
 package e2e

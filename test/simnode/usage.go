@@ -92,15 +92,22 @@ type meter struct {
 	containers map[containerKey]*containerMeter
 }
 
+// meterResolution is the meter's clock resolution: that of the samples'
+// timestamps (Prometheus text format stamps them in milliseconds), so the
+// counters written are their values at the very time they are stamped
+// with, and a rate over two samples is the modelled one exactly.
+const meterResolution = time.Millisecond
+
 func newMeter(now time.Time) *meter {
-	return &meter{node: counter{at: now}, containers: map[containerKey]*containerMeter{}}
+	return &meter{node: counter{at: now.Truncate(meterResolution)}, containers: map[containerKey]*containerMeter{}}
 }
 
-// sync brings every counter to now, then applies the model to the
+// sync brings every counter to now (in meterResolution), then applies the model to the
 // running containers of pods (those bound to the node): new ones start at
 // zero, changed rates apply from now, and containers no longer running
 // are dropped.
 func (m *meter) sync(now time.Time, pods []*corev1.Pod, def Usage) {
+	now = now.Truncate(meterResolution)
 	m.node.advance(now)
 	for _, c := range m.containers {
 		c.cpu.advance(now)
