@@ -47,18 +47,20 @@ test-staging:
 
 # TestSoak (test/soak) skips without SOAK_DURATION: only make soak runs it.
 test-unit:
-	SOAK_DURATION= $(GO) test -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -v -e '/test/e2e' -e '/test/chaos$$' -e '/test/integration/daemon$$')
+	SOAK_DURATION= $(GO) test -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -v -e '/test/e2e' -e '/test/chaos$$' -e '/test/integration/daemon$$' -e '/test/integration/leaderelection$$')
 
-# The daemon tests (leader election under saturation, outages, pauses) time
-# lease renewals in seconds: they run alone, on both etcds, so the other
-# packages' load is not what they measure.
+# The daemon and leader-election tests (leader election under saturation,
+# outages, pauses; successor times) time lease renewals in seconds: they
+# run alone, on both etcds, so the other packages' load is not what they
+# measure.
+TIMED_PACKAGES := ./test/integration/daemon/ ./test/integration/leaderelection/
 test-daemon:
-	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./test/integration/daemon/
-	PLATFORM_TEST_ETCD=external $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./test/integration/daemon/
+	$(GO) test -count=1 -p 1 -timeout $(TEST_TIMEOUT) $(TIMED_PACKAGES)
+	PLATFORM_TEST_ETCD=external $(GO) test -count=1 -p 1 -timeout $(TEST_TIMEOUT) $(TIMED_PACKAGES)
 
 # The integration suite against a real etcd process (Debian's etcd-server).
 test-external-etcd:
-	PLATFORM_TEST_ETCD=external $(GO) test -count=1 -timeout $(TEST_TIMEOUT) $$($(GO) list ./test/integration/... | grep -v '/test/integration/daemon$$') ./test/badinput/... ./pkg/apiserver/storage/...
+	PLATFORM_TEST_ETCD=external $(GO) test -count=1 -timeout $(TEST_TIMEOUT) $$($(GO) list ./test/integration/... | grep -v -e '/test/integration/daemon$$' -e '/test/integration/leaderelection$$') ./test/badinput/... ./pkg/apiserver/storage/...
 
 test-e2e: build
 	PLATFORM_BIN_DIR=$(abspath $(BIN)) $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -skip '^TestHA$$' ./test/e2e/...
