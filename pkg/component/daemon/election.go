@@ -64,7 +64,15 @@ func newElection(lg *zap.Logger, d *Deps, o *options.LeaderElection, name string
 		Lock: lock, LeaseDuration: o.LeaseDuration, RenewDeadline: o.RenewDeadline, RetryPeriod: o.RetryPeriod,
 		AttemptTimeout:  attempt,
 		ReleaseOnCancel: true, Name: name, Metrics: m, Fence: d.fence,
-		OnError: func(err error) { lg.Debug("leader election", zap.Error(err)) },
+		// A leader's failed renewal is what an operator needs to see when
+		// a lease is lost; a candidate's failed reads are routine.
+		OnError: func(err error) {
+			if e.le != nil && e.le.IsLeader() {
+				lg.Warn("lease renewal attempt failed", zap.Error(err))
+				return
+			}
+			lg.Debug("leader election", zap.Error(err))
+		},
 		Callbacks: leaderelection.Callbacks{
 			OnStartedLeading: func(ctx context.Context) {
 				lg.Info("started leading", zap.String("identity", d.Identity))
