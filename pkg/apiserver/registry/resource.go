@@ -17,10 +17,16 @@ type Resource struct {
 	Name     string // plural, as in URLs: "pods"
 	Singular string // "pod"
 	Kind     string // "Pod"
+	// ListKind is the kind of lists; empty means Kind+"List".
+	ListKind string
 	// ShortNames and Categories are advertised in discovery ("po", "all").
 	ShortNames []string
 	Categories []string
 	Namespaced bool
+	// NoProtobuf says the objects have no protobuf form (custom
+	// resources): they are stored as JSON, and a request that accepts
+	// only protobuf gets 406.
+	NoProtobuf bool
 	// New returns an empty object of the served kind.
 	New func() meta.Object
 	// Strategy holds the per-type rules.
@@ -81,6 +87,14 @@ func (r *Resource) Fields(obj meta.Object) map[string]string {
 		}
 	}
 	return f
+}
+
+// ListKindName returns the kind of the resource's lists.
+func (r *Resource) ListKindName() string {
+	if r.ListKind != "" {
+		return r.ListKind
+	}
+	return r.Kind + "List"
 }
 
 // GroupVersion returns the served group version.

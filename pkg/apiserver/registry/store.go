@@ -55,7 +55,8 @@ type Config struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// MediaType is how objects are written: MediaTypeProtobuf (the default)
-	// or MediaTypeJSON. Either is read.
+	// or MediaTypeJSON. Either is read. Objects without a protobuf form
+	// (Resource.NoProtobuf) are always written as JSON.
 	MediaType string
 	// FieldManager keeps metadata.managedFields on every write and serves
 	// server-side apply; nil leaves managedFields as written and refuses
@@ -72,6 +73,9 @@ func NewStore(r *Resource, c Config) *Store {
 	mt := c.MediaType
 	if mt == "" {
 		mt = MediaTypeProtobuf
+	}
+	if r.storageResource().NoProtobuf {
+		mt = MediaTypeJSON
 	}
 	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, admit: c.Admission, now: now, mediaType: mt, fields: c.FieldManager,
 		rootPrefix: StoragePrefix(c.Prefix, r), sharedKey: "decoded " + r.GroupVersion().String() + ", Kind=" + r.Kind}
