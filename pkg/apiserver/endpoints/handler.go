@@ -91,7 +91,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
 		return
 	}
-	out, err := negotiate(r, tablesAllowed(info), !s.Resource.NoProtobuf)
+	out, err := negotiate(r, tablesAllowed(info), !s.Resource.Custom)
 	if err != nil {
 		WriteError(w, r, err)
 		return

@@ -134,7 +134,7 @@ func (q *request) writeScale(acc *registry.ScaleAccessor) {
 	var pt patch.Type
 	var b body
 	if isPatch {
-		pt, b.data, err = patchBody(q.r, "server-side apply to the scale subresource is not served; apply spec.replicas to the object")
+		pt, b.data, err = patchBody(q.r, "server-side apply to the scale subresource is not served; apply spec.replicas to the object", false)
 	} else {
 		b, err = readObjectBody(q.r)
 	}

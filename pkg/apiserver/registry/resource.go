@@ -23,10 +23,11 @@ type Resource struct {
 	ShortNames []string
 	Categories []string
 	Namespaced bool
-	// NoProtobuf says the objects have no protobuf form (custom
-	// resources): they are stored as JSON, and a request that accepts
-	// only protobuf gets 406.
-	NoProtobuf bool
+	// Custom marks a custom resource: its objects are JSON trees with no
+	// protobuf form and no Go schema, so they are stored as JSON, a
+	// request that accepts only protobuf gets 406, and strategic merge
+	// patch is refused with 415, as upstream does.
+	Custom bool
 	// New returns an empty object of the served kind.
 	New func() meta.Object
 	// Strategy holds the per-type rules.

@@ -56,7 +56,7 @@ type Config struct {
 	Now func() time.Time
 	// MediaType is how objects are written: MediaTypeProtobuf (the default)
 	// or MediaTypeJSON. Either is read. Objects without a protobuf form
-	// (Resource.NoProtobuf) are always written as JSON.
+	// (Resource.Custom) are always written as JSON.
 	MediaType string
 	// FieldManager keeps metadata.managedFields on every write and serves
 	// server-side apply; nil leaves managedFields as written and refuses
@@ -74,7 +74,7 @@ func NewStore(r *Resource, c Config) *Store {
 	if mt == "" {
 		mt = MediaTypeProtobuf
 	}
-	if r.storageResource().NoProtobuf {
+	if r.storageResource().Custom {
 		mt = MediaTypeJSON
 	}
 	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, admit: c.Admission, now: now, mediaType: mt, fields: c.FieldManager,
