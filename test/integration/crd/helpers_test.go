@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
@@ -70,4 +71,13 @@ func hasResource(t *testing.T, list map[string]any, name string) bool {
 		}
 	}
 	return false
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
