@@ -64,7 +64,7 @@ func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefin
 		Group: crd.Spec.Group, Version: v.Name, Name: names.Plural, Singular: names.Singular,
 		Kind: names.Kind, ListKind: names.ListKind, ShortNames: names.ShortNames, Categories: names.Categories,
 		Namespaced: crd.Spec.Scope == apiextv1.NamespaceScoped,
-		Custom: true,
+		Custom:     true,
 		New:        func() meta.Object { return &instance.Object{SplitStatus: split} },
 		HasStatus:  split,
 	}
