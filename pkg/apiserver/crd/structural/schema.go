@@ -44,6 +44,12 @@ type Schema struct {
 	OneOf            []Schema `json:"oneOf,omitempty"`
 	Not              *Schema  `json:"not,omitempty"`
 
+	// Documentation only: kept so a CRD's schema round-trips, never checked
+	// against objects.
+	SchemaURI    string        `json:"$schema,omitempty"`
+	Example      any           `json:"example,omitempty"`
+	ExternalDocs *ExternalDocs `json:"externalDocs,omitempty"`
+
 	// Extensions.
 	PreserveUnknownFields *bool            `json:"x-kubernetes-preserve-unknown-fields,omitempty"`
 	EmbeddedResource      bool             `json:"x-kubernetes-embedded-resource,omitempty"`
@@ -63,6 +69,12 @@ type ValidationRule struct {
 	Reason            *string `json:"reason,omitempty"`
 	FieldPath         string  `json:"fieldPath,omitempty"`
 	OptionalOldSelf   *bool   `json:"optionalOldSelf,omitempty"`
+}
+
+// ExternalDocs points to documentation outside the schema.
+type ExternalDocs struct {
+	Description string `json:"description,omitempty"`
+	URL         string `json:"url,omitempty"`
 }
 
 // SchemaOrBool is additionalProperties: false, true, or the schema of

@@ -81,6 +81,9 @@ const (
 	TypeTooLong      = Type(meta.CauseTypeFieldValueTooLong)
 	TypeTooMany      = Type(meta.CauseTypeFieldValueTooMany)
 	TypeInternal     = Type(meta.CauseTypeInternal)
+	// TypeTypeInvalid is a value of the wrong JSON type (an object where
+	// a string belongs); it reads "Invalid value" like TypeInvalid.
+	TypeTypeInvalid = Type(meta.CauseTypeTypeInvalid)
 )
 
 var typeText = map[Type]string{
@@ -93,6 +96,7 @@ var typeText = map[Type]string{
 	TypeTooLong:      "Too long",
 	TypeTooMany:      "Too many",
 	TypeInternal:     "Internal error",
+	TypeTypeInvalid:  "Invalid value",
 }
 
 // Error is one validation failure.
@@ -106,8 +110,10 @@ type Error struct {
 // hasValue reports whether the message shows the bad value.
 func (e *Error) hasValue() bool {
 	switch e.Type {
-	case TypeInvalid, TypeNotSupported, TypeDuplicate, TypeNotFound:
+	case TypeInvalid, TypeTypeInvalid, TypeNotSupported, TypeDuplicate, TypeNotFound:
 		return true
+	case TypeTooMany:
+		return e.BadValue != nil // upstream shows the count when it is known
 	}
 	return false
 }
@@ -143,6 +149,11 @@ func render(v any) string {
 
 func Invalid(p *Path, value any, detail string) *Error {
 	return &Error{Type: TypeInvalid, Field: p.String(), BadValue: value, Detail: detail}
+}
+
+// InvalidType is a value of the wrong JSON type.
+func InvalidType(p *Path, value any, detail string) *Error {
+	return &Error{Type: TypeTypeInvalid, Field: p.String(), BadValue: value, Detail: detail}
 }
 
 func Required(p *Path, detail string) *Error {

@@ -28,3 +28,16 @@ func TestPathAndMessages(t *testing.T) {
 		t.Fatalf("cause %+v", causes[0])
 	}
 }
+
+func TestTooManyShowsAKnownCount(t *testing.T) {
+	e := &Error{Type: TypeTooMany, Field: "spec.x", BadValue: int64(4), Detail: "must have at most 3 items"}
+	if got := e.Error(); got != "spec.x: Too many: 4: must have at most 3 items" {
+		t.Fatalf("got %q", got)
+	}
+	if got := TooMany(NewPath("spec", "x"), 4, 3).Error(); got != "spec.x: Too many: has 4 items, at most 3 allowed" {
+		t.Fatalf("got %q", got)
+	}
+	if got := InvalidType(NewPath("spec", "x"), "string", "must be an integer").Error(); got != `spec.x: Invalid value: "string": must be an integer` {
+		t.Fatalf("got %q", got)
+	}
+}
