@@ -198,7 +198,10 @@ func (c *Controller) serve(crd *apiextv1.CustomResourceDefinition) error {
 	if cur != nil && cur.fingerprint == fp {
 		return nil
 	}
-	rows := BuildRows(crd)
+	rows, err := BuildRows(crd)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", controller.ErrTerminal, crd.Name, err)
+	}
 	if rows.Storage == nil {
 		return fmt.Errorf("%w: %s has no storage version", controller.ErrTerminal, crd.Name)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"platform.io/platform/pkg/apiserver/crd/instance"
 	"platform.io/platform/pkg/apiserver/registry"
+	"platform.io/platform/pkg/apiserver/validation/field"
 )
 
 // Rows are the registry rows of one definition.
@@ -26,8 +27,10 @@ type Rows struct {
 	Terminating *atomic.Bool
 }
 
-// BuildRows returns the rows of crd under its accepted names.
-func BuildRows(crd *apiextv1.CustomResourceDefinition) *Rows {
+// BuildRows returns the rows of crd under its accepted names. It fails
+// when a version's schema does not load (validation refuses such
+// definitions, so only data written around it can).
+func BuildRows(crd *apiextv1.CustomResourceDefinition) (*Rows, error) {
 	out := &Rows{Terminating: new(atomic.Bool)}
 	var names []string
 	versions := map[string]*apiextv1.CustomResourceDefinitionVersion{}
@@ -35,29 +38,41 @@ func BuildRows(crd *apiextv1.CustomResourceDefinition) *Rows {
 		v := &crd.Spec.Versions[i]
 		versions[v.Name] = v
 		if v.Storage {
-			out.Storage = row(crd, v, out.Terminating)
+			r, err := row(crd, v, out.Terminating)
+			if err != nil {
+				return nil, err
+			}
+			out.Storage = r
 		}
 		if v.Served {
 			names = append(names, v.Name)
 		}
 	}
 	if out.Storage == nil {
-		return out
+		return out, nil
 	}
 	sortVersions(names)
 	for _, name := range names {
 		r := out.Storage
 		if name != out.Storage.Version {
-			r = row(crd, versions[name], out.Terminating)
+			var err error
+			if r, err = row(crd, versions[name], out.Terminating); err != nil {
+				return nil, err
+			}
 			r.Storage = out.Storage
 		}
 		out.Served = append(out.Served, r)
 	}
-	return out
+	return out, nil
 }
 
 // row is the registry row of version v of crd.
-func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefinitionVersion, terminating *atomic.Bool) *registry.Resource {
+func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefinitionVersion, terminating *atomic.Bool) (*registry.Resource, error) {
+	s, err := loadSchema(v)
+	if err != nil {
+		return nil, err
+	}
+	rules := schemaRules{s: s}
 	names := crd.Status.AcceptedNames
 	split := v.Subresources != nil && v.Subresources.Status != nil
 	r := &registry.Resource{
@@ -67,9 +82,16 @@ func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefin
 		Custom:     true,
 		New:        func() meta.Object { return &instance.Object{SplitStatus: split} },
 		HasStatus:  split,
+		Prune:      rules.prune,
+		// Defaults apply on read too, as upstream: a default added to the
+		// schema shows in objects stored before it.
+		DefaultOnRead: true,
 	}
 	gr := r.GroupResource()
 	r.Strategy = registry.Typed[instance.Object]{
+		DefaultFunc:        rules.normalize,
+		ValidateFunc:       rules.validate,
+		ValidateUpdateFunc: func(o, _ *instance.Object) field.ErrorList { return rules.validate(o) },
 		CheckCreateFunc: func(_ context.Context, _ *instance.Object) error {
 			if terminating.Load() {
 				return apierrors.NewMethodNotSupported(gr, "create (the CustomResourceDefinition is being deleted)")
@@ -95,7 +117,7 @@ func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefin
 	if v.Subresources != nil && v.Subresources.Scale != nil {
 		r.Scale = scaleAccessor(v.Subresources.Scale)
 	}
-	return r
+	return r, nil
 }
 
 // splitPath turns ".spec.replicas" into [spec replicas].

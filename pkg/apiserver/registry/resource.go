@@ -28,6 +28,14 @@ type Resource struct {
 	// request that accepts only protobuf gets 406, and strategic merge
 	// patch is refused with 415, as upstream does.
 	Custom bool
+	// Prune, when set, removes from a decoded request object the fields
+	// its schema does not name and returns their paths ("spec.foo"): the
+	// request's fieldValidation decides whether they are refused (Strict),
+	// reported as warnings (Warn) or dropped silently (Ignore).
+	Prune func(obj meta.Object) []string
+	// DefaultOnRead runs the strategy's Default on every object read from
+	// storage too (custom resources, whose schema defaults apply on read).
+	DefaultOnRead bool
 	// New returns an empty object of the served kind.
 	New func() meta.Object
 	// Strategy holds the per-type rules.

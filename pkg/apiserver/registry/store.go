@@ -162,6 +162,9 @@ func (s *Store) decode(kv storage.KV) (meta.Object, error) {
 	if err := decodeStored(kv.Value, obj); err != nil {
 		return nil, apierrors.NewInternalError(fmt.Errorf("decode %s: %w", kv.Key, err))
 	}
+	if s.Resource.DefaultOnRead {
+		s.Resource.Strategy.Default(obj)
+	}
 	if c != nil {
 		served, err := c.FromStorage(obj)
 		if err != nil {

@@ -2,7 +2,6 @@ package customresourcedefinition
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"strings"
 
@@ -206,33 +205,19 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// validateSchema requires a schema and checks that it is structural.
+// validateSchema requires a schema and checks that it is structural, with
+// every problem reported under its path.
 func validateSchema(v *apiextv1.CustomResourceValidation, p *field.Path) field.ErrorList {
 	sp := p.Child("openAPIV3Schema")
 	if v == nil || v.OpenAPIV3Schema == nil {
 		return field.ErrorList{field.Required(sp, "schemas are required")}
 	}
-	s, err := Structural(v.OpenAPIV3Schema)
+	data, err := json.Marshal(v.OpenAPIV3Schema)
 	if err != nil {
 		return field.ErrorList{field.Invalid(sp, "", err.Error())}
 	}
-	if s.Type != "object" {
-		return field.ErrorList{field.Invalid(sp.Child("type"), s.Type, "must be object at the root")}
-	}
-	return nil
-}
-
-// Structural returns the structural form of a version's schema.
-func Structural(props *apiextv1.JSONSchemaProps) (*structural.Schema, error) {
-	data, err := json.Marshal(props)
-	if err != nil {
-		return nil, fmt.Errorf("encode the schema: %w", err)
-	}
-	var s structural.Schema
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("the schema is not structural: %w", err)
-	}
-	return &s, nil
+	_, errs := structural.Load(data, sp)
+	return errs
 }
 
 func validateConversion(c *apiextv1.CustomResourceConversion, p *field.Path) field.ErrorList {
