@@ -14,6 +14,9 @@ import (
 func acceptNames(crd *apiextv1.CustomResourceDefinition, others []*apiextv1.CustomResourceDefinition, builtin []*registry.Resource) (ok bool, reason, message string) {
 	resources, kinds := map[string]bool{}, map[string]bool{}
 	for _, o := range others {
+		if o.Spec.Group != crd.Spec.Group || o.Name == crd.Name {
+			continue
+		}
 		n := o.Status.AcceptedNames
 		for _, s := range append([]string{n.Plural, n.Singular}, n.ShortNames...) {
 			resources[s] = true

@@ -82,6 +82,7 @@ func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefin
 		Custom:     true,
 		New:        func() meta.Object { return &instance.Object{SplitStatus: split} },
 		HasStatus:  split,
+		Table:      tableColumns(v),
 		Prune:      rules.prune,
 		// Defaults apply on read too, as upstream: a default added to the
 		// schema shows in objects stored before it.
