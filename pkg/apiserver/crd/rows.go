@@ -2,6 +2,8 @@ package crd
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -52,6 +54,7 @@ func BuildRows(crd *apiextv1.CustomResourceDefinition) (*Rows, error) {
 		return out, nil
 	}
 	sortVersions(names)
+	webhook := crd.Spec.Conversion != nil && crd.Spec.Conversion.Strategy == apiextv1.WebhookConverter
 	for _, name := range names {
 		r := out.Storage
 		if name != out.Storage.Version {
@@ -60,10 +63,44 @@ func BuildRows(crd *apiextv1.CustomResourceDefinition) (*Rows, error) {
 				return nil, err
 			}
 			r.Storage = out.Storage
+			if webhook {
+				r.Convert = noWebhook
+			}
 		}
+		r.Warning = deprecation(crd, versions[name], names, versions)
 		out.Served = append(out.Served, r)
 	}
 	return out, nil
+}
+
+// noWebhook is the conversion of a version whose definition asks for a
+// conversion webhook, which this server does not call yet: its objects
+// are refused (500) rather than converted by the None rules, which would
+// store or serve them wrongly.
+var noWebhook = &registry.Conversion{
+	ToStorage:   func(meta.Object) (meta.Object, error) { return nil, errNoWebhook },
+	FromStorage: func(meta.Object) (meta.Object, error) { return nil, errNoWebhook },
+}
+
+var errNoWebhook = errors.New("conversion webhooks are not supported yet: only the storage version of this resource can be read and written")
+
+// deprecation is the warning of a deprecated version: its own, or
+// upstream's default naming the preferred version that is not deprecated.
+func deprecation(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefinitionVersion, served []string, versions map[string]*apiextv1.CustomResourceDefinitionVersion) string {
+	if !v.Deprecated {
+		return ""
+	}
+	if v.DeprecationWarning != nil {
+		return *v.DeprecationWarning
+	}
+	kind := crd.Status.AcceptedNames.Kind
+	msg := fmt.Sprintf("%s/%s %s is deprecated", crd.Spec.Group, v.Name, kind)
+	for _, name := range served {
+		if !versions[name].Deprecated {
+			return msg + fmt.Sprintf("; use %s/%s %s", crd.Spec.Group, name, kind)
+		}
+	}
+	return msg
 }
 
 // row is the registry row of version v of crd.

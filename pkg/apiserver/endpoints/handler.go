@@ -110,6 +110,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Warnings from the store, its strategies and admission become
 	// Warning headers of the response.
 	ctx := registry.WithWarnings(r.Context(), func(msg string) { addWarning(w.Header(), msg) })
+	if s.Resource.Warning != "" {
+		addWarning(w.Header(), s.Resource.Warning)
+	}
 	ctx = fieldmanager.WithManager(ctx, fieldmanager.ManagerFor(r.URL.Query().Get("fieldManager"), r.UserAgent()))
 	req.r = r.WithContext(ctx)
 	if s.Resource.Virtual != nil {

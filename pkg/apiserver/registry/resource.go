@@ -33,6 +33,9 @@ type Resource struct {
 	// request's fieldValidation decides whether they are refused (Strict),
 	// reported as warnings (Warn) or dropped silently (Ignore).
 	Prune func(obj meta.Object) []string
+	// Warning, when set, is sent with every response of this resource (a
+	// deprecated version of a custom resource).
+	Warning string
 	// DefaultOnRead runs the strategy's Default on every object read from
 	// storage too (custom resources, whose schema defaults apply on read).
 	DefaultOnRead bool
