@@ -39,6 +39,7 @@ func TestDiscoveryAndDeletion(t *testing.T) {
 	held := map[string]any{"apiVersion": "fruit.example.com/v1", "kind": "Apple", "metadata": map[string]any{"name": "held", "finalizers": []string{"example.com/hold"}}}
 	s.Do(t, "POST", base, held).Expect(t, http.StatusCreated)
 
+	events := watch(t, s, base+"?watch=true")
 	s.Do(t, "DELETE", crdsPath+"/apples.fruit.example.com", nil).Expect(t, http.StatusOK)
 	framework.Eventually(t, 10*time.Second, "the free objects deleted", func() bool {
 		l := s.Do(t, "GET", base, nil)
@@ -60,6 +61,22 @@ func TestDiscoveryAndDeletion(t *testing.T) {
 			!strings.Contains(string(s.Do(t, "GET", "/apis", nil).Body), "fruit.example.com")
 	})
 	s.Do(t, "GET", base, nil).ExpectStatus(t, http.StatusNotFound, "NotFound")
+	// A watch of the type ends with it, after the deletions it saw.
+	deleted := 0
+	for done := false; !done; {
+		select {
+		case e, ok := <-events:
+			done = !ok
+			if strings.HasPrefix(e, "DELETED") {
+				deleted++
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a watch of the removed type is still open")
+		}
+	}
+	if deleted != 4 {
+		t.Errorf("the watch saw %d deletions, want 4", deleted)
+	}
 
 	// The same definition again starts empty.
 	install(t, s, definition("fruit.example.com", "apples", "Apple", "Namespaced", "ap"))

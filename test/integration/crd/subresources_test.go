@@ -1,6 +1,7 @@
 package crd
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -90,4 +91,26 @@ func TestNameConflict(t *testing.T) {
 	if hasResource(t, s.Do(t, "GET", "/apis/zoo.example.com/v1", nil).Map(t), "cats") {
 		t.Errorf("a definition whose names were refused is served")
 	}
+}
+
+// TestSelectableFields: a field selector may name the version's
+// selectableFields, in lists and watches' lists alike.
+func TestSelectableFields(t *testing.T) {
+	s := framework.Start(t)
+	crd := withSchema(definition("paint.example.com", "cans", "Can", "Cluster"), map[string]any{
+		"type": "object", "properties": map[string]any{"spec": map[string]any{"type": "object", "properties": map[string]any{
+			"color": map[string]any{"type": "string"}, "size": map[string]any{"type": "integer"}}}}})
+	crd["spec"].(map[string]any)["versions"].([]any)[0].(map[string]any)["selectableFields"] = []any{
+		map[string]any{"jsonPath": ".spec.color"}, map[string]any{"jsonPath": ".spec.size"}}
+	install(t, s, crd)
+	base := "/apis/paint.example.com/v1/cans"
+	for name, spec := range map[string]map[string]any{"a": {"color": "blue", "size": 1}, "b": {"color": "red", "size": 2}, "c": {"size": 1}} {
+		s.Do(t, "POST", base, map[string]any{"apiVersion": "paint.example.com/v1", "kind": "Can", "metadata": map[string]any{"name": name}, "spec": spec}).Expect(t, http.StatusCreated)
+	}
+	for sel, want := range map[string]string{"spec.color%3Dblue": "[a]", "spec.size%3D1": "[a c]", "spec.color%21%3Dred": "[a c]"} {
+		if got := fmt.Sprint(items(t, s.Do(t, "GET", base+"?fieldSelector="+sel, nil).Expect(t, http.StatusOK).Map(t))); got != want {
+			t.Errorf("fieldSelector %s listed %s, want %s", sel, got, want)
+		}
+	}
+	s.Do(t, "GET", base+"?fieldSelector=spec.shape%3Dround", nil).ExpectStatus(t, http.StatusBadRequest, "BadRequest")
 }
