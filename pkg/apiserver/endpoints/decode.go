@@ -171,7 +171,36 @@ func decodeInto(w http.ResponseWriter, r *http.Request, data []byte, obj meta.Ob
 			return apierrors.NewBadRequest(fmt.Sprintf("the body of the request is not a valid %s: %v", res.Kind, err))
 		}
 	}
+	if err := pruneUnknown(w, res, obj, mode); err != nil {
+		return err
+	}
 	return checkTypeMeta(obj.GetTypeMeta(), res)
+}
+
+// pruneUnknown removes the fields a resource's schema does not name
+// (custom resources) and reports them as the fieldValidation mode asks:
+// a 400 under Strict, a warning each under Warn, nothing under Ignore.
+func pruneUnknown(w http.ResponseWriter, res *registry.Resource, obj meta.Object, mode string) error {
+	if res.Prune == nil {
+		return nil
+	}
+	removed := res.Prune(obj)
+	if len(removed) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(removed))
+	for i, p := range removed {
+		msgs[i] = fmt.Sprintf("unknown field %q", p)
+	}
+	switch mode {
+	case "Strict":
+		return &strictError{apierrors.NewBadRequest("strict decoding error: " + strings.Join(msgs, ", "))}
+	case "Warn":
+		for _, m := range msgs {
+			addWarning(w.Header(), m)
+		}
+	}
+	return nil
 }
 
 // strictError is the 400 for unknown fields under fieldValidation=Strict;

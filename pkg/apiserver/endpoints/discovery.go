@@ -20,7 +20,7 @@ type discovery struct {
 
 var mainVerbs = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
 
-func buildDiscovery(h *Handler) *discovery {
+func buildDiscovery(h *routes) *discovery {
 	d := &discovery{
 		apiVersions: &meta.APIVersions{TypeMeta: meta.TypeMeta{Kind: "APIVersions"}, ServerAddressByClientCIDRs: []meta.ServerAddressByClientCIDR{}},
 		groupList:   &meta.APIGroupList{TypeMeta: meta.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}, Groups: []meta.APIGroup{}},
@@ -123,14 +123,14 @@ func (d *discovery) serve(w http.ResponseWriter, r *http.Request, info *RequestI
 // ServesGroup reports whether the handler serves group (the core group is
 // "").
 func (h *Handler) ServesGroup(group string) bool {
-	_, ok := h.groups[group]
+	_, ok := h.routes.Load().groups[group]
 	return ok
 }
 
 // GroupList returns a copy of the /apis document of the locally served
 // groups, in their discovery order, for a handler that adds more groups.
 func (h *Handler) GroupList() *meta.APIGroupList {
-	l := *h.discovery.groupList
+	l := *h.routes.Load().discovery.groupList
 	l.Groups = append([]meta.APIGroup(nil), l.Groups...)
 	return &l
 }

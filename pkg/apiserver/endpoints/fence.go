@@ -22,7 +22,7 @@ import (
 // transaction. Reads and requests without the header are left alone. It
 // returns the request to serve, or the error to answer with: 400 for a
 // malformed header or a lock that is not a Lease.
-func (h *Handler) fenceWrite(r *http.Request, info *RequestInfo) (*http.Request, error) {
+func (h *Handler) fenceWrite(rt *routes, r *http.Request, info *RequestInfo) (*http.Request, error) {
 	value := r.Header.Get(rest.LeaderLockHeader)
 	if value == "" || !isWrite(r.Method) {
 		return r, nil
@@ -31,7 +31,7 @@ func (h *Handler) fenceWrite(r *http.Request, info *RequestInfo) (*http.Request,
 	if err != nil {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("header %s: %v", rest.LeaderLockHeader, err))
 	}
-	if ref.Group != coordinationv1.GroupName || ref.Resource != "leases" || h.leases == nil {
+	if ref.Group != coordinationv1.GroupName || ref.Resource != "leases" || rt.leases == nil {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("header %s: the lock must be a leases.%s object, not %s.%s",
 			rest.LeaderLockHeader, coordinationv1.GroupName, ref.Resource, ref.Group))
 	}
@@ -43,7 +43,7 @@ func (h *Handler) fenceWrite(r *http.Request, info *RequestInfo) (*http.Request,
 		}
 		return apierrors.NewNotLeader(gr, info.Name, ref.Object(), why)
 	}
-	f := h.leases.Fence(ref.Namespace, ref.Name, check)
+	f := rt.leases.Fence(ref.Namespace, ref.Name, check)
 	return r.WithContext(storage.WithFence(r.Context(), f)), nil
 }
 

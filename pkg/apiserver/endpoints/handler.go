@@ -3,7 +3,8 @@ package endpoints
 import (
 	"fmt"
 	"net/http"
-	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -35,38 +36,27 @@ type Features struct {
 }
 
 // Handler serves every registered resource and the discovery documents.
+// Resources come and go at run time (Set); each request is served from the
+// table current when it started.
 type Handler struct {
 	lg  *zap.Logger
 	cfg Config
-	// stores by group version, then resource name.
-	stores map[meta.GroupVersion]map[string]*registry.Store
-	// groups lists the named groups with their versions, preferred first.
-	groups    map[string][]string
-	discovery *discovery
-	// leases checks the leader locks writes name; nil when not served.
-	leases *registry.Store
+	// mu serializes Set; sets are the registered store sets, built-ins first.
+	mu     sync.Mutex
+	sets   []storeSet
+	routes atomic.Pointer[routes]
 }
 
-// NewHandler serves stores. The first store registered for a group decides
-// its preferred version.
+// NewHandler serves stores, the built-in resources. The first store
+// registered for a group decides its preferred version.
 func NewHandler(lg *zap.Logger, cfg Config, stores []*registry.Store) *Handler {
 	if cfg.MinRequestTimeout <= 0 {
 		cfg.MinRequestTimeout = 30 * time.Minute
 	}
-	h := &Handler{lg: lg, cfg: cfg, stores: map[meta.GroupVersion]map[string]*registry.Store{}, groups: map[string][]string{}}
-	for _, s := range stores {
-		gv := s.Resource.GroupVersion()
-		if h.stores[gv] == nil {
-			h.stores[gv] = map[string]*registry.Store{}
-			h.groups[gv.Group] = append(h.groups[gv.Group], gv.Version)
-		}
-		if _, dup := h.stores[gv][s.Resource.Name]; dup {
-			panic(fmt.Sprintf("endpoints: resource %s registered twice in %s", s.Resource.Name, gv))
-		}
-		h.stores[gv][s.Resource.Name] = s
+	h := &Handler{lg: lg, cfg: cfg}
+	if err := h.Set("", stores); err != nil {
+		panic(err.Error())
 	}
-	h.discovery = buildDiscovery(h)
-	h.leases = leaseStore(h.stores)
 	return h
 }
 
@@ -82,12 +72,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	info := ParseRequestInfo(r)
+	rt := h.routes.Load()
 	if !info.IsResourceRequest {
-		h.discovery.serve(w, r, info)
+		rt.discovery.serve(w, r, info)
 		return
 	}
 	gv := meta.GroupVersion{Group: info.APIGroup, Version: info.APIVersion}
-	s := h.stores[gv][info.Resource]
+	s := rt.stores[gv][info.Resource]
 	if s == nil {
 		WriteError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
 		return
@@ -100,7 +91,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, apierrors.New(http.StatusNotFound, meta.StatusReasonNotFound, "the server could not find the requested resource"))
 		return
 	}
-	out, err := negotiate(r, tablesAllowed(info), true)
+	out, err := negotiate(r, tablesAllowed(info), !s.Resource.Custom)
 	if err != nil {
 		WriteError(w, r, err)
 		return
@@ -109,7 +100,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, apierrors.NewBadRequest("dry-run requests are disabled: the DryRun feature gate is off"))
 		return
 	}
-	fenced, err := h.fenceWrite(r, info)
+	fenced, err := h.fenceWrite(rt, r, info)
 	if err != nil {
 		WriteError(w, r, err)
 		return
@@ -119,6 +110,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Warnings from the store, its strategies and admission become
 	// Warning headers of the response.
 	ctx := registry.WithWarnings(r.Context(), func(msg string) { addWarning(w.Header(), msg) })
+	if s.Resource.Warning != "" {
+		addWarning(w.Header(), s.Resource.Warning)
+	}
 	ctx = fieldmanager.WithManager(ctx, fieldmanager.ManagerFor(r.URL.Query().Get("fieldManager"), r.UserAgent()))
 	req.r = r.WithContext(ctx)
 	if s.Resource.Virtual != nil {
@@ -193,14 +187,4 @@ func (q *request) serveVirtual() {
 
 func (q *request) methodNotAllowed(what string) {
 	q.fail(apierrors.NewMethodNotSupported(q.store.Resource.GroupResource(), what))
-}
-
-// resourceNames lists the registered resources of gv, sorted.
-func (h *Handler) resourceNames(gv meta.GroupVersion) []string {
-	var names []string
-	for n := range h.stores[gv] {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }

@@ -22,10 +22,15 @@ const applyPatch = patch.Type("application/apply-patch+yaml")
 // patchBody returns the patch type named by Content-Type and the body, or
 // 415. An apply is refused with 415 and the reason noApply when that is
 // set: the store does not track managedFields (the ServerSideApply
-// feature gate off), or the target is not applied to. An apply body, YAML
-// or JSON, is returned as JSON.
-func patchBody(r *http.Request, noApply string) (patch.Type, []byte, error) {
+// feature gate off), or the target is not applied to. A custom resource,
+// which has no Go schema, refuses strategic merge patch as upstream does.
+// An apply body, YAML or JSON, is returned as JSON.
+func patchBody(r *http.Request, noApply string, custom bool) (patch.Type, []byte, error) {
 	pt := patch.Type(mediaType(r))
+	if custom && pt == patch.StrategicMerge {
+		return "", nil, apierrors.NewUnsupportedMediaType(fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: %s, %s, %s",
+			patch.JSONPatch, patch.MergePatch, applyPatch))
+	}
 	switch pt {
 	case patch.JSONPatch, patch.MergePatch, patch.StrategicMerge:
 	case applyPatch:

@@ -136,7 +136,9 @@ func (q *request) writeScale(acc *registry.ScaleAccessor) {
 	var b body
 	var force bool
 	if isPatch {
-		if pt, b.data, err = patchBody(q.r, scaleApplyNotServed(q.store)); err == nil {
+		// A Scale is a typed object even for a custom resource, so
+		// strategic merge applies to it.
+		if pt, b.data, err = patchBody(q.r, scaleApplyNotServed(q.store), false); err == nil {
 			force, err = patchOptions(q.r, pt)
 		}
 	} else {

@@ -224,7 +224,7 @@ func (q *request) patch(part registry.Part) {
 		q.fail(err)
 		return
 	}
-	pt, body, err := patchBody(q.r, applyNotServed(q.store))
+	pt, body, err := patchBody(q.r, applyNotServed(q.store), q.store.Resource.Custom)
 	if err != nil {
 		q.fail(err)
 		return

@@ -85,7 +85,7 @@ func (d *definitions) defineKind(r *registry.Resource) (kind, list string, err e
 	}
 	d.addGVK(kind, r.GroupVersionKind())
 	list = d.defineList(t, r.Kind)
-	d.addGVK(list, meta.GroupVersionKind{Group: r.Group, Version: r.Version, Kind: r.Kind + "List"})
+	d.addGVK(list, meta.GroupVersionKind{Group: r.Group, Version: r.Version, Kind: r.ListKindName()})
 	return kind, list, nil
 }
 

@@ -140,7 +140,7 @@ func (s *Store) List(ctx context.Context, ns string, opts ListOptions) (*List, e
 		return nil, tooLarge(so.MinRevision, res.Revision)
 	}
 	out := &List{store: s, kvs: res.Items}
-	out.Kind, out.APIVersion = s.Resource.Kind+"List", s.Resource.GroupVersion().String()
+	out.Kind, out.APIVersion = s.Resource.ListKindName(), s.Resource.GroupVersion().String()
 	out.ResourceVersion = strconv.FormatInt(res.Revision, 10)
 	if res.More {
 		out.Continue = encodeContinue(res.Revision, strings.TrimPrefix(res.NextKey, prefix))

@@ -17,10 +17,28 @@ type Resource struct {
 	Name     string // plural, as in URLs: "pods"
 	Singular string // "pod"
 	Kind     string // "Pod"
+	// ListKind is the kind of lists; empty means Kind+"List".
+	ListKind string
 	// ShortNames and Categories are advertised in discovery ("po", "all").
 	ShortNames []string
 	Categories []string
 	Namespaced bool
+	// Custom marks a custom resource: its objects are JSON trees with no
+	// protobuf form and no Go schema, so they are stored as JSON, a
+	// request that accepts only protobuf gets 406, and strategic merge
+	// patch is refused with 415, as upstream does.
+	Custom bool
+	// Prune, when set, removes from a decoded request object the fields
+	// its schema does not name and returns their paths ("spec.foo"): the
+	// request's fieldValidation decides whether they are refused (Strict),
+	// reported as warnings (Warn) or dropped silently (Ignore).
+	Prune func(obj meta.Object) []string
+	// Warning, when set, is sent with every response of this resource (a
+	// deprecated version of a custom resource).
+	Warning string
+	// DefaultOnRead runs the strategy's Default on every object read from
+	// storage too (custom resources, whose schema defaults apply on read).
+	DefaultOnRead bool
 	// New returns an empty object of the served kind.
 	New func() meta.Object
 	// Strategy holds the per-type rules.
@@ -81,6 +99,14 @@ func (r *Resource) Fields(obj meta.Object) map[string]string {
 		}
 	}
 	return f
+}
+
+// ListKindName returns the kind of the resource's lists.
+func (r *Resource) ListKindName() string {
+	if r.ListKind != "" {
+		return r.ListKind
+	}
+	return r.Kind + "List"
 }
 
 // GroupVersion returns the served group version.

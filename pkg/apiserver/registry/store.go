@@ -55,7 +55,8 @@ type Config struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// MediaType is how objects are written: MediaTypeProtobuf (the default)
-	// or MediaTypeJSON. Either is read.
+	// or MediaTypeJSON. Either is read. Objects without a protobuf form
+	// (Resource.Custom) are always written as JSON.
 	MediaType string
 	// FieldManager keeps metadata.managedFields on every write and serves
 	// server-side apply; nil leaves managedFields as written and refuses
@@ -72,6 +73,9 @@ func NewStore(r *Resource, c Config) *Store {
 	mt := c.MediaType
 	if mt == "" {
 		mt = MediaTypeProtobuf
+	}
+	if r.storageResource().Custom {
+		mt = MediaTypeJSON
 	}
 	return &Store{Resource: r, storage: c.Storage, prefix: c.Prefix, admit: c.Admission, now: now, mediaType: mt, fields: c.FieldManager,
 		rootPrefix: StoragePrefix(c.Prefix, r), sharedKey: "decoded " + r.GroupVersion().String() + ", Kind=" + r.Kind}
@@ -157,6 +161,9 @@ func (s *Store) decode(kv storage.KV) (meta.Object, error) {
 	}
 	if err := decodeStored(kv.Value, obj); err != nil {
 		return nil, apierrors.NewInternalError(fmt.Errorf("decode %s: %w", kv.Key, err))
+	}
+	if s.Resource.DefaultOnRead {
+		s.Resource.Strategy.Default(obj)
 	}
 	if c != nil {
 		served, err := c.FromStorage(obj)

@@ -4,7 +4,7 @@ package registry
 // under. The stock kubectl and upstream components reach these groups by
 // names compiled into them (kubectl create role, auth can-i, auth whoami,
 // create token, create priorityclass), and real-world manifests name them
-// (an aggregated server's APIService manifest names apiregistration.k8s.io); everything else is
+// (an aggregated server's APIService manifest names apiregistration.k8s.io, a CRD manifest apiextensions.k8s.io); everything else is
 // reached through discovery and needs no alias.
 var upstreamGroups = map[string]string{
 	"rbac.authorization.platform.io":    "rbac.authorization.k8s.io",
@@ -13,6 +13,7 @@ var upstreamGroups = map[string]string{
 	"scheduling.platform.io":            "scheduling.k8s.io",
 	"admissionregistration.platform.io": "admissionregistration.k8s.io",
 	"apiregistration.platform.io":       "apiregistration.k8s.io",
+	"apiextensions.platform.io":         "apiextensions.k8s.io",
 }
 
 // canonicalGroups is upstreamGroups inverted.

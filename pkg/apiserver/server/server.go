@@ -52,6 +52,14 @@ type Server struct {
 	storage  storage.Interface
 	stores   []*registry.Store
 	cachers  []*cacher.Cacher
+	// cacheMetrics are the watch caches' metrics, nil without caches;
+	// trustProgress says etcd orders progress notifications.
+	cacheMetrics  *cacher.Metrics
+	trustProgress bool
+	// api serves the resources; custom resources are added to and
+	// removed from it at run time by crds.
+	api  *endpoints.Handler
+	crds *customResources
 	// bootstrapped is set once the system namespaces exist.
 	bootstrapped atomic.Bool
 	registry     *prometheus.Registry
@@ -215,33 +223,43 @@ func (s *Server) fieldManagers(rows []*registry.Resource) (func(*registry.Resour
 // a watch cache over etcd, or etcd itself with --watch-cache=false. Versions
 // of one kind share their storage.
 func (s *Server) buildBackends(rows []*registry.Resource) map[string]storage.Interface {
-	base := s.storage.(*etcd3.Store)
 	backends := map[string]storage.Interface{}
-	var metrics *cacher.Metrics
-	trust := s.progressTrusted(base)
+	s.trustProgress = s.progressTrusted(s.storage.(*etcd3.Store))
 	if s.opts.API.WatchCache {
-		metrics = cacher.NewMetrics(s.registry)
+		s.cacheMetrics = cacher.NewMetrics(s.registry)
 	}
 	for _, r := range rows {
 		sp := registry.StoragePrefix(s.opts.Etcd.Prefix, r)
 		if _, done := backends[sp]; done || r.Virtual != nil {
 			continue
 		}
-		if !s.opts.API.WatchCache {
-			backends[sp] = base
-			continue
+		b, c := s.newBackend(r)
+		backends[sp] = b
+		if c != nil {
+			s.cachers = append(s.cachers, c)
 		}
-		sr := registry.StorageResource(r)
-		decoder := registry.NewStore(sr, registry.Config{Storage: base, Prefix: s.opts.Etcd.Prefix})
-		c := cacher.New(s.lg.Named("watch-cache"), cacher.Config{
-			Backend: base, Prefix: sp, Attrs: decoder.Attrs,
-			Capacity: s.opts.API.WatchCacheSize(sr.Name, sr.Group),
-			Metrics:  metrics, Resource: sr.GroupResource().String(), TrustProgress: trust,
-		})
-		backends[sp] = c
-		s.cachers = append(s.cachers, c)
 	}
 	return backends
+}
+
+// newBackend returns the storage of r's objects: a watch cache over etcd
+// (returned too, for the caller to run), or etcd itself with
+// --watch-cache=false. The built-in resources get theirs at start, the
+// custom ones when their definition is established.
+func (s *Server) newBackend(r *registry.Resource) (storage.Interface, *cacher.Cacher) {
+	base := s.storage.(*etcd3.Store)
+	if !s.opts.API.WatchCache {
+		return base, nil
+	}
+	sp := registry.StoragePrefix(s.opts.Etcd.Prefix, r)
+	sr := registry.StorageResource(r)
+	decoder := registry.NewStore(sr, registry.Config{Storage: base, Prefix: s.opts.Etcd.Prefix})
+	c := cacher.New(s.lg.Named("watch-cache"), cacher.Config{
+		Backend: base, Prefix: sp, Attrs: decoder.Attrs,
+		Capacity: s.opts.API.WatchCacheSize(sr.Name, sr.Group),
+		Metrics:  s.cacheMetrics, Resource: sr.GroupResource().String(), TrustProgress: s.trustProgress,
+	})
+	return c, c
 }
 
 // progressTrusted checks whether etcd orders progress notifications, which
@@ -293,6 +311,10 @@ func (s *Server) buildHandler() (http.Handler, error) {
 			RemainingItemCount: gates.Enabled(options.RemainingItemCount),
 		},
 	}, s.stores)
+	s.api = api
+	if err := s.buildCustomResources(); err != nil {
+		return nil, err
+	}
 	if s.aggregator, err = s.buildAggregator(api, spec); err != nil {
 		return nil, err
 	}
@@ -504,6 +526,7 @@ func (s *Server) Run(ctx context.Context) error {
 	bootstrap := s.startBootstrap(life, g)
 	g.Go(func() error { s.rbac.policy.Run(life); return nil })
 	g.Go(func() error { s.aggregator.Run(life); return nil })
+	g.Go(func() error { s.crds.run(life); return nil })
 	for _, run := range s.authzRunners {
 		g.Go(func() error { run(life); return nil })
 	}

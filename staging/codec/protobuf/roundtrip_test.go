@@ -20,6 +20,7 @@ import (
 	admissionv1beta1 "platform.io/client/api/admission/v1beta1"
 	arv1 "platform.io/client/api/admissionregistration/v1"
 	arv1beta1 "platform.io/client/api/admissionregistration/v1beta1"
+	apiextv1 "platform.io/client/api/apiextensions/v1"
 	apiregv1 "platform.io/client/api/apiregistration/v1"
 	appsv1 "platform.io/client/api/apps/v1"
 	auditv1 "platform.io/client/api/audit/v1"
@@ -46,6 +47,8 @@ import (
 var kinds = map[string]func() protobuf.Message{
 	"admission/v1/AdmissionReview":                                     func() protobuf.Message { return new(admissionv1.AdmissionReview) },
 	"admission/v1beta1/AdmissionReview":                                func() protobuf.Message { return new(admissionv1beta1.AdmissionReview) },
+	"apiextensions/v1/CustomResourceDefinition":                        func() protobuf.Message { return new(apiextv1.CustomResourceDefinition) },
+	"apiextensions/v1/CustomResourceDefinitionList":                    func() protobuf.Message { return new(apiextv1.CustomResourceDefinitionList) },
 	"apiregistration/v1/APIService":                                    func() protobuf.Message { return new(apiregv1.APIService) },
 	"apiregistration/v1/APIServiceList":                                func() protobuf.Message { return new(apiregv1.APIServiceList) },
 	"admissionregistration/v1/MutatingWebhookConfiguration":            func() protobuf.Message { return new(arv1.MutatingWebhookConfiguration) },

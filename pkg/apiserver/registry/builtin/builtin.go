@@ -11,6 +11,7 @@ import (
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/admissionregistration/mutatingwebhookconfiguration"
 	"platform.io/platform/pkg/apiserver/registry/admissionregistration/validatingwebhookconfiguration"
+	"platform.io/platform/pkg/apiserver/registry/apiextensions/customresourcedefinition"
 	"platform.io/platform/pkg/apiserver/registry/apiregistration/apiservice"
 	"platform.io/platform/pkg/apiserver/registry/apps/controllerrevision"
 	"platform.io/platform/pkg/apiserver/registry/apps/daemonset"
@@ -119,6 +120,7 @@ func Resources(c Config) []*registry.Resource {
 		mutatingV1beta1,
 		validatingV1beta1,
 		apiservice.Resource(func(g string) bool { return local[g] }),
+		customresourcedefinition.Resource(),
 	}
 	rows = append(rows, tokenreview.Resources(c.TokenReviews)...)
 	rows = append(rows, selfsubjectreview.Resources()...)

@@ -1,0 +1,6 @@
+// Package crd serves custom resources: it turns a CustomResourceDefinition
+// into registry rows (one per served version, stored as JSON under
+// /<prefix>/<group>/<plural>/), and runs the controller that accepts a
+// definition's names, establishes it, adds and removes its rows at run time
+// and deletes its objects before the definition goes.
+package crd

@@ -1,0 +1,216 @@
+package instance
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+
+	"platform.io/client/api/meta"
+)
+
+// Object is one custom object.
+type Object struct {
+	meta.TypeMeta
+	meta.ObjectMeta
+	// Content holds the top-level fields other than apiVersion, kind and
+	// metadata (and status, when SplitStatus is set).
+	Content map[string]any
+	// Status is the status stanza of a type with the status subresource:
+	// the generic store's status rules work on a field of this name. It is
+	// nil, and status stays in Content, when SplitStatus is false.
+	Status any
+	// SplitStatus says status is kept in Status rather than Content. It
+	// is set by the constructor of the type's objects and kept by decoding.
+	SplitStatus bool
+}
+
+var _ meta.Object = (*Object)(nil)
+
+// GetObjectMeta returns the object's metadata.
+func (o *Object) GetObjectMeta() *meta.ObjectMeta { return &o.ObjectMeta }
+
+// MarshalJSON writes the object as one JSON object.
+func (o *Object) MarshalJSON() ([]byte, error) {
+	m := make(map[string]any, len(o.Content)+4)
+	maps.Copy(m, o.Content)
+	if o.APIVersion != "" {
+		m["apiVersion"] = o.APIVersion
+	}
+	if o.Kind != "" {
+		m["kind"] = o.Kind
+	}
+	m["metadata"] = &o.ObjectMeta
+	if o.SplitStatus && o.Status != nil {
+		m["status"] = o.Status
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// UnmarshalJSON replaces the object with the JSON object data, keeping
+// SplitStatus.
+func (o *Object) UnmarshalJSON(data []byte) error {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return err
+	}
+	if top == nil {
+		return fmt.Errorf("a custom object must be a JSON object")
+	}
+	*o = Object{SplitStatus: o.SplitStatus, Content: make(map[string]any, len(top))}
+	for k, raw := range top {
+		var err error
+		switch k {
+		case "apiVersion":
+			err = decodeString(raw, &o.APIVersion, k)
+		case "kind":
+			err = decodeString(raw, &o.Kind, k)
+		case "metadata":
+			if !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+				err = json.Unmarshal(raw, &o.ObjectMeta)
+			}
+		case "status":
+			if o.SplitStatus {
+				o.Status, err = DecodeValue(raw)
+				break
+			}
+			fallthrough
+		default:
+			o.Content[k], err = DecodeValue(raw)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+	}
+	return nil
+}
+
+func decodeString(raw json.RawMessage, dst *string, name string) error {
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return nil
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return fmt.Errorf("%s must be a string", name)
+	}
+	return nil
+}
+
+// DecodeValue decodes one JSON value into the tree form of the package.
+func DecodeValue(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return numbers(v), nil
+}
+
+// numbers turns every json.Number in v into an int64 when it is an
+// integer that fits, else a float64.
+func numbers(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = numbers(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = numbers(e)
+		}
+	case json.Number:
+		if n, err := v.Int64(); err == nil {
+			return n
+		}
+		f, _ := v.Float64()
+		return f
+	}
+	return v
+}
+
+// Field returns the value at the dotted path (".spec.replicas"), and
+// whether there is one. Status is found whether split or not.
+func (o *Object) Field(path []string) (any, bool) {
+	if len(path) == 0 {
+		return nil, false
+	}
+	var v any
+	switch {
+	case path[0] == "status" && o.SplitStatus:
+		v = o.Status
+	case path[0] == "metadata":
+		b, err := json.Marshal(&o.ObjectMeta)
+		if err != nil {
+			return nil, false
+		}
+		if v, err = DecodeValue(b); err != nil {
+			return nil, false
+		}
+	default:
+		var ok bool
+		if v, ok = o.Content[path[0]]; !ok {
+			return nil, false
+		}
+	}
+	for _, f := range path[1:] {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[f]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// SetField sets the value at path, making the objects on the way.
+func (o *Object) SetField(path []string, v any) {
+	if len(path) == 0 {
+		return
+	}
+	if len(path) == 1 {
+		if path[0] == "status" && o.SplitStatus {
+			o.Status = v
+			return
+		}
+		if o.Content == nil {
+			o.Content = map[string]any{}
+		}
+		o.Content[path[0]] = v
+		return
+	}
+	var top map[string]any
+	if path[0] == "status" && o.SplitStatus {
+		top, _ = o.Status.(map[string]any)
+		if top == nil {
+			top = map[string]any{}
+			o.Status = top
+		}
+	} else {
+		if o.Content == nil {
+			o.Content = map[string]any{}
+		}
+		top, _ = o.Content[path[0]].(map[string]any)
+		if top == nil {
+			top = map[string]any{}
+			o.Content[path[0]] = top
+		}
+	}
+	m := top
+	for _, f := range path[1 : len(path)-1] {
+		next, _ := m[f].(map[string]any)
+		if next == nil {
+			next = map[string]any{}
+			m[f] = next
+		}
+		m = next
+	}
+	m[path[len(path)-1]] = v
+}
