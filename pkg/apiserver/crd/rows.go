@@ -109,7 +109,10 @@ func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefin
 	if err != nil {
 		return nil, err
 	}
-	rules := schemaRules{s: s}
+	rules, err := newSchemaRules(s)
+	if err != nil {
+		return nil, fmt.Errorf("version %s: %w", v.Name, err)
+	}
 	names := crd.Status.AcceptedNames
 	split := v.Subresources != nil && v.Subresources.Status != nil
 	r := &registry.Resource{
@@ -128,8 +131,8 @@ func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefin
 	gr := r.GroupResource()
 	r.Strategy = registry.Typed[instance.Object]{
 		DefaultFunc:        rules.normalize,
-		ValidateFunc:       rules.validate,
-		ValidateUpdateFunc: func(o, _ *instance.Object) field.ErrorList { return rules.validate(o) },
+		ValidateFunc:       func(o *instance.Object) field.ErrorList { return rules.validate(o, nil) },
+		ValidateUpdateFunc: rules.validate,
 		CheckCreateFunc: func(_ context.Context, _ *instance.Object) error {
 			if terminating.Load() {
 				return apierrors.NewMethodNotSupported(gr, "create (the CustomResourceDefinition is being deleted)")

@@ -1,12 +1,14 @@
 package crd
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
 	apiextv1 "platform.io/client/api/apiextensions/v1"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/crd/cel"
 	"platform.io/platform/pkg/apiserver/crd/instance"
 	"platform.io/platform/pkg/apiserver/crd/structural"
 	"platform.io/platform/pkg/apiserver/validation/field"
@@ -30,9 +32,20 @@ func loadSchema(v *apiextv1.CustomResourceDefinitionVersion) (*structural.Schema
 
 // schemaRules are what a version's schema does to its objects: prune
 // unknown fields, apply defaults (on every write and every read from
-// storage) and validate.
+// storage) and validate, by the schema and then by its CEL rules.
 type schemaRules struct {
-	s *structural.Schema
+	s     *structural.Schema
+	rules *cel.Validator
+}
+
+// newSchemaRules compiles the CEL rules of s; the definition's validation
+// has already refused rules that do not compile.
+func newSchemaRules(s *structural.Schema) (schemaRules, error) {
+	rules, errs := cel.Compile(s, nil, cel.Options{})
+	if len(errs) > 0 {
+		return schemaRules{}, fmt.Errorf("validation rules: %s", errs[0].Error())
+	}
+	return schemaRules{s: s, rules: rules}, nil
 }
 
 // tree returns the object as one JSON tree without its metadata, whose
@@ -90,7 +103,19 @@ func (r schemaRules) normalize(o *instance.Object) {
 	setTree(o, m)
 }
 
-// validate checks obj against the schema, one error per failing field.
-func (r schemaRules) validate(o *instance.Object) field.ErrorList {
-	return r.s.Validate(nil, tree(o))
+// validate checks obj (an update of old, when old is not nil) against the
+// schema, one error per failing field, then, when the schema found
+// nothing, against the CEL rules, as upstream skips the rules of an object
+// of the wrong shape. The rules' runtime cost budget bounds every
+// evaluation; the strategy has no request context to pass on.
+func (r schemaRules) validate(o, old *instance.Object) field.ErrorList {
+	obj := tree(o)
+	if errs := r.s.Validate(nil, obj); len(errs) > 0 {
+		return errs
+	}
+	var prev map[string]any
+	if old != nil {
+		prev = tree(old)
+	}
+	return r.rules.Validate(context.Background(), nil, obj, prev)
 }

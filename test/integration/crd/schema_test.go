@@ -88,3 +88,54 @@ func TestSchema(t *testing.T) {
 		return spec["color"] == "red"
 	})
 }
+
+// TestValidationRules: x-kubernetes-validations rules that do not compile
+// refuse the definition; on objects they run after the schema, with their
+// messages, and transition rules compare an update with the stored object.
+func TestValidationRules(t *testing.T) {
+	s := framework.Start(t)
+	rules := func(rs ...map[string]any) map[string]any {
+		sch := widgetSchema(map[string]any{"max": map[string]any{"type": "integer"}, "owner": map[string]any{"type": "string"}})
+		spec := sch["properties"].(map[string]any)["spec"].(map[string]any)
+		list := make([]any, len(rs))
+		for i, r := range rs {
+			list[i] = r
+		}
+		spec["x-kubernetes-validations"] = list
+		return sch
+	}
+
+	bad := withSchema(definition("rules.example.com", "gadgets", "Gadget", "Namespaced"), rules(map[string]any{"rule": "self.replicas <"}))
+	st := s.Do(t, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", bad).ExpectStatus(t, http.StatusUnprocessableEntity, "Invalid")
+	if c := st["details"].(map[string]any)["causes"].([]any); len(c) == 0 ||
+		!strings.Contains(c[0].(map[string]any)["field"].(string), "x-kubernetes-validations[0].rule") {
+		t.Errorf("uncompilable rule refused with %v", st)
+	}
+
+	crd := withSchema(definition("rules.example.com", "widgets", "Widget", "Namespaced"), rules(
+		map[string]any{"rule": "!has(self.max) || self.replicas <= self.max", "message": "replicas must not exceed max"},
+		map[string]any{"rule": "!has(oldSelf.owner) || self.owner == oldSelf.owner", "message": "owner is immutable"},
+	))
+	install(t, s, crd)
+	base := "/apis/rules.example.com/v1/namespaces/default/widgets"
+	widget := func(name string, spec map[string]any) map[string]any {
+		return map[string]any{"apiVersion": "rules.example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": name}, "spec": spec}
+	}
+	st = s.Do(t, "POST", base, widget("over", map[string]any{"replicas": 5, "max": 3})).ExpectStatus(t, http.StatusUnprocessableEntity, "Invalid")
+	if !strings.Contains(st["message"].(string), "replicas must not exceed max") {
+		t.Errorf("rule failure: %v", st["message"])
+	}
+	s.Do(t, "POST", base, widget("ok", map[string]any{"replicas": 2, "max": 3, "owner": "a"})).Expect(t, http.StatusCreated)
+	merge := framework.Header{"Content-Type": "application/merge-patch+json"}
+	st = s.Do(t, "PATCH", base+"/ok", `{"spec":{"owner":"b"}}`, merge).ExpectStatus(t, http.StatusUnprocessableEntity, "Invalid")
+	if !strings.Contains(st["message"].(string), "owner is immutable") {
+		t.Errorf("transition rule failure: %v", st["message"])
+	}
+	s.Do(t, "PATCH", base+"/ok", `{"spec":{"replicas":3}}`, merge).Expect(t, http.StatusOK)
+	// A schema error is reported alone: the rules do not run on an object
+	// of the wrong shape.
+	st = s.Do(t, "POST", base, widget("shape", map[string]any{"replicas": "many", "max": 3})).ExpectStatus(t, http.StatusUnprocessableEntity, "Invalid")
+	if strings.Contains(st["message"].(string), "exceed") {
+		t.Errorf("rules ran on an invalid object: %v", st["message"])
+	}
+}

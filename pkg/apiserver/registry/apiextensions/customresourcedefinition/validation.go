@@ -7,6 +7,7 @@ import (
 
 	apiextv1 "platform.io/client/api/apiextensions/v1"
 
+	"platform.io/platform/pkg/apiserver/crd/cel"
 	"platform.io/platform/pkg/apiserver/crd/structural"
 	"platform.io/platform/pkg/apiserver/validation"
 	"platform.io/platform/pkg/apiserver/validation/field"
@@ -216,7 +217,12 @@ func validateSchema(v *apiextv1.CustomResourceValidation, p *field.Path) field.E
 	if err != nil {
 		return field.ErrorList{field.Invalid(sp, "", err.Error())}
 	}
-	_, errs := structural.Load(data, sp)
+	schema, errs := structural.Load(data, sp)
+	if len(errs) > 0 {
+		return errs
+	}
+	// The x-kubernetes-validations rules compile, within the cost limits.
+	_, errs = cel.Compile(schema, sp, cel.Options{})
 	return errs
 }
 
