@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+
+	"platform.io/client/api/jsontree"
 )
 
 // Unstructured is an API object of any kind held as its JSON object:
@@ -20,17 +22,15 @@ func (u *Unstructured) UnmarshalJSON(data []byte) error {
 	if string(bytes.TrimSpace(data)) == "null" {
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := jsontree.Decode(data)
+	if err != nil {
 		return fmt.Errorf("client: decoding an unstructured object: %w", err)
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return fmt.Errorf("client: an unstructured object must be a JSON object, not %T", v)
 	}
-	u.Object = numbers(obj).(map[string]any)
+	u.Object = obj
 	return nil
 }
 
@@ -42,27 +42,6 @@ func (u Unstructured) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Object)
 }
 
-// numbers turns every json.Number in v into an int64 or a float64.
-func numbers(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			v[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = numbers(e)
-		}
-	case json.Number:
-		if n, err := v.Int64(); err == nil {
-			return n
-		}
-		f, _ := v.Float64()
-		return f
-	}
-	return v
-}
-
 // DeepCopy returns a copy of u that shares no maps or slices with it.
 func (u *Unstructured) DeepCopy() *Unstructured {
 	if u == nil {
@@ -71,29 +50,7 @@ func (u *Unstructured) DeepCopy() *Unstructured {
 	if u.Object == nil {
 		return &Unstructured{}
 	}
-	return &Unstructured{Object: deepCopy(u.Object).(map[string]any)}
-}
-
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = deepCopy(e)
-		}
-		return out
-	case map[string]string:
-		return maps.Clone(v)
-	case []string:
-		return append([]string(nil), v...)
-	}
-	return v
+	return &Unstructured{Object: jsontree.DeepCopy(u.Object).(map[string]any)}
 }
 
 // NestedField returns the value at the path fields, and whether there is one.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 
+	"platform.io/client/api/jsontree"
 	"platform.io/client/api/meta"
 )
 
@@ -103,35 +104,7 @@ func decodeString(raw json.RawMessage, dst *string, name string) error {
 
 // DecodeValue decodes one JSON value into the tree form of the package.
 func DecodeValue(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return numbers(v), nil
-}
-
-// numbers turns every json.Number in v into an int64 when it is an
-// integer that fits, else a float64.
-func numbers(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			v[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = numbers(e)
-		}
-	case json.Number:
-		if n, err := v.Int64(); err == nil {
-			return n
-		}
-		f, _ := v.Float64()
-		return f
-	}
-	return v
+	return jsontree.Decode(raw)
 }
 
 // Field returns the value at the dotted path (".spec.replicas"), and

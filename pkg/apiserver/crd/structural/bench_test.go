@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"platform.io/client/api/jsontree"
 )
 
 // typicalSchema is a CRD schema of the usual size: a spec of a dozen
@@ -71,7 +73,7 @@ func BenchmarkWrite(b *testing.B) {
 	obj := object(b, typicalObject)
 	b.ReportAllocs()
 	for b.Loop() {
-		o := deepCopy(obj).(map[string]any)
+		o := jsontree.DeepCopy(obj).(map[string]any)
 		s.Prune(o, true)
 		s.ApplyDefaults(o)
 		if errs := s.Validate(nil, o); len(errs) > 0 {

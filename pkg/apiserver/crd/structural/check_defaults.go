@@ -1,6 +1,8 @@
 package structural
 
 import (
+	"platform.io/client/api/jsontree"
+
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
 
@@ -28,7 +30,7 @@ func (c *checker) defaults(s *Schema, p *field.Path, resource, insideMeta bool) 
 
 func (c *checker) checkDefault(s *Schema, p *field.Path, insideMeta bool) {
 	if !insideMeta {
-		pruned := deepCopy(s.Default)
+		pruned := jsontree.DeepCopy(s.Default)
 		if m, ok := pruned.(map[string]any); ok {
 			s.Prune(m, s.EmbeddedResource)
 		} else if l, ok := pruned.([]any); ok {

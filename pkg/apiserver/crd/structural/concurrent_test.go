@@ -3,6 +3,8 @@ package structural
 import (
 	"sync"
 	"testing"
+
+	"platform.io/client/api/jsontree"
 )
 
 // TestConcurrentUse runs the write path on many goroutines over one
@@ -15,7 +17,7 @@ func TestConcurrentUse(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for range 20 {
-				o := deepCopy(base).(map[string]any)
+				o := jsontree.DeepCopy(base).(map[string]any)
 				o["spec"].(map[string]any)["unknown"] = 1
 				if removed := s.Prune(o, true); len(removed) != 1 {
 					t.Errorf("pruned %v", removed)

@@ -1,5 +1,7 @@
 package structural
 
+import "platform.io/client/api/jsontree"
+
 // ApplyDefaults applies the schema's defaults to obj in place, as upstream does
 // on every write and every read from storage:
 //
@@ -34,7 +36,7 @@ func (s *Schema) defaultValue(v any) {
 		}
 		for i := range x {
 			if x[i] == nil && s.Items.Default != nil && !s.Items.Nullable {
-				x[i] = deepCopy(s.Items.Default)
+				x[i] = jsontree.DeepCopy(s.Items.Default)
 			}
 			s.Items.defaultValue(x[i])
 		}
@@ -47,7 +49,7 @@ func (s *Schema) defaultObject(x map[string]any) {
 			continue
 		}
 		if _, found := x[k]; !found {
-			x[k] = deepCopy(p.Default)
+			x[k] = jsontree.DeepCopy(p.Default)
 		}
 	}
 	var ap *Schema
@@ -70,7 +72,7 @@ func (s *Schema) defaultObject(x map[string]any) {
 				delete(x, k)
 				continue
 			}
-			x[k] = deepCopy(sub.Default)
+			x[k] = jsontree.DeepCopy(sub.Default)
 		}
 		sub.defaultValue(x[k])
 	}

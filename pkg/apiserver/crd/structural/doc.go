@@ -4,6 +4,6 @@
 // CRD API (Check, Warnings), and used to prune, default and validate the
 // custom objects written and read through the API server (Prune,
 // ApplyDefaults, Validate, in that order on a write). Objects are JSON
-// trees as staging's client.Unstructured holds them: map[string]any,
-// []any, string, bool, nil, int64 for integers and float64 otherwise.
+// trees (staging's api/jsontree): map[string]any, []any, string, bool,
+// nil, int64 for integers and float64 otherwise.
 package structural

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"platform.io/client/api/jsontree"
 )
 
 // FuzzParse feeds arbitrary documents to Parse (seed corpus in
@@ -54,7 +56,7 @@ func FuzzValidate(f *testing.F) {
 		if dec.Decode(&raw) != nil {
 			return
 		}
-		obj, ok := normalize(raw).(map[string]any)
+		obj, ok := jsontree.Numbers(raw).(map[string]any)
 		if !ok {
 			return
 		}
@@ -64,7 +66,7 @@ func FuzzValidate(f *testing.F) {
 		}
 		s.ApplyDefaults(obj)
 		first := messages(s.Validate(nil, obj))
-		second := messages(s.Validate(nil, deepCopy(obj)))
+		second := messages(s.Validate(nil, jsontree.DeepCopy(obj)))
 		if diff := cmp.Diff(first, second); diff != "" {
 			t.Fatalf("validation not deterministic (-first +second):\n%s", diff)
 		}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"platform.io/platform/pkg/apiserver/validation/field"
+
+	"platform.io/client/api/jsontree"
 )
 
 // mustParse parses a schema document that the test expects to be valid
@@ -28,7 +30,7 @@ func tree(t testing.TB, doc string) any {
 	if err := dec.Decode(&v); err != nil {
 		t.Fatalf("decoding %s: %v", doc, err)
 	}
-	return normalize(v)
+	return jsontree.Numbers(v)
 }
 
 func object(t testing.TB, doc string) map[string]any {

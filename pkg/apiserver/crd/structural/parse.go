@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"platform.io/client/api/jsontree"
+
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
 
@@ -209,13 +211,13 @@ func walkRules(v any, p *field.Path, errs *field.ErrorList) {
 // int64, so a large integer default keeps its precision.
 func fillValues(s *Schema, raw map[string]any) {
 	if v, ok := raw["default"]; ok {
-		s.Default = normalize(v)
+		s.Default = jsontree.Numbers(v)
 	}
 	if v, ok := raw["example"]; ok {
-		s.Example = normalize(v)
+		s.Example = jsontree.Numbers(v)
 	}
 	if v, ok := raw["enum"].([]any); ok {
-		s.Enum = normalize(v).([]any)
+		s.Enum = jsontree.Numbers(v).([]any)
 	}
 	if props, ok := raw["properties"].(map[string]any); ok {
 		for name, sub := range s.Properties {
@@ -246,31 +248,6 @@ func fillChild(s *Schema, raw any) {
 	if r, ok := raw.(map[string]any); ok && s != nil {
 		fillValues(s, r)
 	}
-}
-
-// normalize turns every json.Number in v into an int64 when it is an
-// integer and a float64 otherwise.
-func normalize(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			v[k] = normalize(e)
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = normalize(e)
-		}
-	case json.Number:
-		if n, err := v.Int64(); err == nil {
-			return n
-		}
-		f, _ := v.Float64()
-		if f == 0 {
-			return float64(0) // -0.0 would encode as -0, which decodes as an integer
-		}
-		return f
-	}
-	return v
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -81,25 +81,6 @@ func typeMatches(t string, v any) bool {
 	return false
 }
 
-// deepCopy copies a JSON tree so the copy shares no maps or slices with v.
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
-}
-
 // equal compares JSON trees, numbers by value (int64 1 equals float64 1).
 func equal(a, b any) bool {
 	switch a := a.(type) {
