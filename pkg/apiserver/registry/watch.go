@@ -42,8 +42,17 @@ func (s *Store) Watch(ctx context.Context, ns string, opts WatchOptions) (storag
 	so := storage.WatchOptions{Prefix: prefix, ProgressNotify: opts.Bookmarks, Predicate: s.predicate(opts.Label, opts.Field)}
 	send := opts.SendInitialEvents
 	switch {
-	case send != nil && !*send && (opts.ResourceVersion == "" || opts.ResourceVersion == "0"):
-		// Changes from now: storage's Revision 0.
+	case send != nil && !*send && opts.ResourceVersion == "0":
+		// Changes from any recent state: the watch cache's own revision.
+	case send != nil && !*send && opts.ResourceVersion == "":
+		// Changes from now, which is etcd's current revision (a quorum
+		// read): a watch cache still behind it would replay writes
+		// acknowledged before this request as changes.
+		rev, err := s.storage.CurrentRevision(ctx)
+		if err != nil {
+			return nil, s.interpret(err, "")
+		}
+		so.Revision = rev
 	case send != nil && *send && opts.ResourceVersion != "" && opts.ResourceVersion != "0":
 		rev, err := parseResourceVersion(opts.ResourceVersion)
 		if err != nil {
