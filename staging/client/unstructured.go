@@ -55,17 +55,7 @@ func (u *Unstructured) DeepCopy() *Unstructured {
 
 // NestedField returns the value at the path fields, and whether there is one.
 func (u *Unstructured) NestedField(fields ...string) (any, bool) {
-	var v any = u.Object
-	for _, f := range fields {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if v, ok = m[f]; !ok {
-			return nil, false
-		}
-	}
-	return v, true
+	return jsontree.Field(u.Object, fields...)
 }
 
 // NestedString returns the string at the path fields, and whether there is one.

@@ -61,3 +61,18 @@ func DeepCopy(v any) any {
 	}
 	return v
 }
+
+// Field returns the value at path below v (object keys, one per step),
+// and whether there is one.
+func Field(v any, path ...string) (any, bool) {
+	for _, f := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[f]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}

@@ -39,3 +39,24 @@ func TestDeepCopy(t *testing.T) {
 		t.Errorf("the copy shares values with the original: %v", orig)
 	}
 }
+
+func TestField(t *testing.T) {
+	tree := map[string]any{"spec": map[string]any{"replicas": int64(3), "list": []any{int64(1)}}}
+	tests := []struct {
+		path []string
+		want any
+		ok   bool
+	}{
+		{[]string{"spec", "replicas"}, int64(3), true},
+		{nil, tree, true},
+		{[]string{"spec", "missing"}, nil, false},
+		{[]string{"spec", "list", "0"}, nil, false},
+		{[]string{"spec", "replicas", "x"}, nil, false},
+	}
+	for _, tc := range tests {
+		got, ok := Field(tree, tc.path...)
+		if ok != tc.ok || !cmp.Equal(got, tc.want) {
+			t.Errorf("Field(%v) = %v, %v; want %v, %v", tc.path, got, ok, tc.want, tc.ok)
+		}
+	}
+}

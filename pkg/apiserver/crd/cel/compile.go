@@ -2,6 +2,8 @@ package cel
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"cel.dev/cel-go/cel"
@@ -145,7 +147,7 @@ func (c *compiler) walk(n *node, fld *field.Path, cardinality uint64, correlatab
 	n.hasRules = len(n.rules) > 0
 	switch n.kind {
 	case kindObject:
-		for _, prop := range sortedKeys(n.props) {
+		for _, prop := range slices.Sorted(maps.Keys(n.props)) {
 			if n.schema.Properties[prop] != nil &&
 				c.walk(n.props[prop], fld.Child("properties").Key(prop), cardinality, correlatable) {
 				n.ruleProps = append(n.ruleProps, prop)

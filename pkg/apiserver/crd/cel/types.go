@@ -2,7 +2,8 @@ package cel
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"cel.dev/cel-go/common/types"
@@ -159,7 +160,7 @@ func (b *builder) buildObject(n *node, s *structural.Schema, name string, resour
 	for _, r := range s.Required {
 		required[r] = true
 	}
-	for _, prop := range sortedKeys(s.Properties) {
+	for _, prop := range slices.Sorted(maps.Keys(s.Properties)) {
 		ps := s.Properties[prop]
 		child := b.build(ps, name+"."+prop, ps != nil && ps.EmbeddedResource)
 		n.props[prop] = child
@@ -286,7 +287,7 @@ func (p *provider) FindStructFieldNames(name string) ([]string, bool) {
 	if !ok {
 		return p.Provider.FindStructFieldNames(name)
 	}
-	return sortedKeys(n.celNames), true
+	return slices.Sorted(maps.Keys(n.celNames)), true
 }
 
 func (p *provider) FindStructFieldType(name, field string) (*types.FieldType, bool) {
@@ -356,13 +357,4 @@ func nonNegative(v int64) uint64 {
 		return 0
 	}
 	return uint64(v)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

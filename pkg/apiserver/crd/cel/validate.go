@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"cel.dev/cel-go/cel"
@@ -75,7 +77,7 @@ func (r *run) walk(n *node, fld *field.Path, val, old any, same bool) {
 	case kindMap:
 		m, _ := val.(map[string]any)
 		om, _ := old.(map[string]any)
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			r.walk(n.elem, fld.Key(k), m[k], om[k], same)
 		}
 	case kindList:

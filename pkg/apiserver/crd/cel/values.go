@@ -3,7 +3,9 @@ package cel
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"time"
 
 	"cel.dev/cel-go/common/types"
@@ -168,7 +170,7 @@ func (o *objectVal) Size() ref.Val {
 
 func (o *objectVal) keys() []string {
 	keys := make([]string, 0, len(o.m))
-	for _, k := range sortedKeys(o.m) {
+	for _, k := range slices.Sorted(maps.Keys(o.m)) {
 		if o.m[k] == nil {
 			continue
 		}

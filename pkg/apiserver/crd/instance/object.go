@@ -131,16 +131,7 @@ func (o *Object) Field(path []string) (any, bool) {
 			return nil, false
 		}
 	}
-	for _, f := range path[1:] {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if v, ok = m[f]; !ok {
-			return nil, false
-		}
-	}
-	return v, true
+	return jsontree.Field(v, path[1:]...)
 }
 
 // SetField sets the value at path, making the objects on the way.

@@ -2,7 +2,9 @@ package structural
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 
 	"platform.io/platform/pkg/apiserver/validation/field"
@@ -64,7 +66,7 @@ func (c *checker) node(s *Schema, lvl level, p *field.Path) {
 		c.add(field.Required(p.Child("items"), "must be specified"))
 	}
 	c.node(s.Items, itemLevel, p.Child("items"))
-	for _, k := range sortedKeys(s.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		c.node(s.Properties[k], fieldLevel, p.Child("properties").Key(k))
 	}
 	if s.AdditionalProperties != nil {

@@ -1,6 +1,9 @@
 package structural
 
 import (
+	"maps"
+	"slices"
+
 	"platform.io/client/api/jsontree"
 
 	"platform.io/platform/pkg/apiserver/validation/field"
@@ -23,7 +26,7 @@ func (c *checker) defaults(s *Schema, p *field.Path, resource, insideMeta bool) 
 		c.checkDefault(s, p.Child("default"), insideMeta)
 	}
 	c.defaults(s.Items, p.Child("items"), false, insideMeta)
-	for _, k := range sortedKeys(s.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		c.defaults(s.Properties[k], p.Child("properties").Key(k), false, insideMeta || (resource && metaFields[k]))
 	}
 }

@@ -2,7 +2,9 @@ package structural
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
@@ -62,7 +64,7 @@ func (c *checker) nested(v, enclosing *Schema, skipAnyOf bool, lvl level, p *fie
 	if v.Items != nil {
 		c.nested(v.Items, encItems, false, lvl, p.Child("items"))
 	}
-	for _, k := range sortedKeys(v.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(v.Properties)) {
 		var enc *Schema
 		if enclosing != nil {
 			enc = enclosing.Properties[k]
@@ -126,7 +128,7 @@ func (c *checker) completeNested(v, s *Schema, sPath, vPath *field.Path) {
 	if v.Items != nil {
 		c.completeNested(v.Items, s.Items, sPath.Child("items"), vPath.Child("items"))
 	}
-	for _, k := range sortedKeys(v.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(v.Properties)) {
 		sub := v.Properties[k]
 		if sub == nil {
 			continue

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -126,7 +127,7 @@ func walkKeywords(raw map[string]any, p *field.Path, depth int, errs *field.Erro
 		*errs = append(*errs, field.Forbidden(p, fmt.Sprintf("must not nest schemas more than %d deep", MaxDepth)))
 		return
 	}
-	for _, k := range sortedKeys(raw) {
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		v := raw[k]
 		kp := p.Child(k)
 		if msg, bad := unsupported[k]; bad {
@@ -140,7 +141,7 @@ func walkKeywords(raw map[string]any, p *field.Path, depth int, errs *field.Erro
 				*errs = append(*errs, field.Invalid(kp, jsonType(v), "must be an object of schemas"))
 				continue
 			}
-			for _, name := range sortedKeys(props) {
+			for _, name := range slices.Sorted(maps.Keys(props)) {
 				walkSchema(props[name], kp.Key(name), depth, errs)
 			}
 		case "items":
@@ -198,7 +199,7 @@ func walkRules(v any, p *field.Path, errs *field.ErrorList) {
 			*errs = append(*errs, field.Invalid(p.Index(i), jsonType(e), "must be a rule object"))
 			continue
 		}
-		for _, k := range sortedKeys(rule) {
+		for _, k := range slices.Sorted(maps.Keys(rule)) {
 			if !ruleKeywords[k] {
 				*errs = append(*errs, field.Forbidden(p.Index(i).Child(k), "unknown field"))
 			}
@@ -248,13 +249,4 @@ func fillChild(s *Schema, raw any) {
 	if r, ok := raw.(map[string]any); ok && s != nil {
 		fillValues(s, r)
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

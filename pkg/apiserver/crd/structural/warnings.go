@@ -2,6 +2,8 @@ package structural
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
@@ -23,7 +25,7 @@ func (s *Schema) warn(p *field.Path, out *[]string) {
 		*out = append(*out, fmt.Sprintf("%s: unrecognized format %q", p.Child("format"), s.Format))
 	}
 	s.Items.warn(p.Child("items"), out)
-	for _, k := range sortedKeys(s.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		s.Properties[k].warn(p.Child("properties").Key(k), out)
 	}
 	if s.AdditionalProperties != nil {
