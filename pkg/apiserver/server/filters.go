@@ -3,14 +3,18 @@ package server
 import (
 	"context"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	coordinationv1 "platform.io/client/api/coordination/v1"
+	corev1 "platform.io/client/api/core/v1"
 	apierrors "platform.io/client/api/errors"
 
 	"platform.io/platform/pkg/apiserver/endpoints"
+	"platform.io/platform/pkg/component/authn"
 )
 
 // longRunning reports whether a request may stay open indefinitely
@@ -27,9 +31,38 @@ func mutating(r *http.Request) bool {
 	return true
 }
 
+// exemptFromLimits reports whether a request skips the in-flight limits:
+// one from a member of system:masters (as upstream), or one of the writes
+// and reads that keep a daemon or a node alive: leases in any namespace
+// (leader election, node heartbeats) and the system namespace's endpoints
+// and config maps that leader election's older locks use. Shedding those
+// under load would turn an overload into leader churn and nodes marked
+// unreachable, which adds load. Authorization runs before this filter, so
+// only a user allowed to write those objects gets through it.
+func exemptFromLimits(r *http.Request, info *endpoints.RequestInfo) bool {
+	if u, ok := authn.UserFrom(r.Context()); ok && slices.Contains(u.Groups, authn.SystemPrivilegedGroup) {
+		return true
+	}
+	if !info.IsResourceRequest || info.Subresource != "" || info.Name == "" && info.Verb != "create" {
+		return false
+	}
+	switch info.Verb {
+	case "get", "create", "update":
+	default:
+		return false
+	}
+	switch {
+	case info.APIGroup == coordinationv1.GroupName && info.Resource == "leases":
+		return true
+	case info.APIGroup == "" && info.Namespace == corev1.NamespaceSystem:
+		return info.Resource == "endpoints" || info.Resource == "configmaps"
+	}
+	return false
+}
+
 // withMaxInFlight rejects requests with 429 while readOnly (or mutating)
 // requests are already running; 0 means no limit. Long-running requests
-// are not counted.
+// and those exemptFromLimits names are not counted.
 func withMaxInFlight(h http.Handler, readOnly, mut int, reg prometheus.Registerer) http.Handler {
 	gauge := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "apiserver_current_inflight_requests",
@@ -48,7 +81,7 @@ func withMaxInFlight(h http.Handler, readOnly, mut int, reg prometheus.Registere
 		slots[true] = make(chan struct{}, mut)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if longRunning(r) {
+		if info := endpoints.ParseRequestInfo(r); info.Verb == "watch" || exemptFromLimits(r, info) {
 			h.ServeHTTP(w, r)
 			return
 		}

@@ -2,6 +2,8 @@ package apiserver
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -15,26 +17,42 @@ import (
 const slowList = "/api/v1/namespaces/default/configmaps?resourceVersion=999999999"
 
 // TestLimits_MaxRequestsInFlight: beyond --max-requests-inflight, 429 with
-// Retry-After; watches do not count.
+// Retry-After; watches do not count, and neither do members of
+// system:masters nor the lease reads and writes that keep daemons and
+// nodes alive.
 func TestLimits_MaxRequestsInFlight(t *testing.T) {
-	s := framework.Start(t, func(o *options.Options) { o.Generic.MaxRequestsInFlight = 1 })
+	tokens := filepath.Join(t.TempDir(), "tokens.csv")
+	if err := os.WriteFile(tokens, []byte("admin,admin,uid-admin,\"system:masters\"\nbob,bob,uid-bob,\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	plain := framework.Start(t, func(o *options.Options) {
+		o.Generic.MaxRequestsInFlight = 1
+		o.Authn.TokenAuthFile = tokens
+	})
+	s := plain.Secure(t)
+	bob := framework.Header{"Authorization": "Bearer bob"}
+	admin := framework.Header{"Authorization": "Bearer admin"}
+	lease := "/apis/coordination.platform.io/v1/namespaces/platform-system/leases/soak-lock"
+	plain.Do(t, "POST", "/apis/coordination.platform.io/v1/namespaces/platform-system/leases",
+		`{"metadata":{"name":"soak-lock"},"spec":{"holderIdentity":"a"}}`).Expect(t, http.StatusCreated)
+
 	// A watch is long-running and takes no slot.
-	w := openWatch(t, s, "/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=10")
+	w := openWatch(t, plain, "/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=10")
 	defer w.Close()
-	s.Do(t, "GET", "/api/v1/namespaces/default", nil).Expect(t, http.StatusOK)
+	s.Do(t, "GET", "/api/v1/namespaces/default", nil, bob).Expect(t, http.StatusOK)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		// The slow request may itself meet a probe in flight; it retries.
-		for i := 0; i < 20 && s.Do(t, "GET", slowList, nil).Code == http.StatusTooManyRequests; i++ {
+		// The slow request may itself meet another in flight; it retries.
+		for i := 0; i < 20 && s.Do(t, "GET", slowList, nil, bob).Code == http.StatusTooManyRequests; i++ {
 		}
 	}()
 	deadline := time.Now().Add(3 * time.Second)
 	var r framework.Response
 	for time.Now().Before(deadline) {
 		time.Sleep(100 * time.Millisecond)
-		if r = s.Do(t, "GET", "/api/v1/namespaces/default", nil); r.Code == http.StatusTooManyRequests {
+		if r = s.Do(t, "GET", "/api/v1/namespaces/default", nil, bob); r.Code == http.StatusTooManyRequests {
 			break
 		}
 	}
@@ -42,10 +60,17 @@ func TestLimits_MaxRequestsInFlight(t *testing.T) {
 	if r.Header.Get("Retry-After") != "1" {
 		t.Fatalf("Retry-After %q", r.Header.Get("Retry-After"))
 	}
+	// While the slot is taken: system:masters and lease renewals pass.
+	s.Do(t, "GET", "/api/v1/namespaces/default", nil, admin).Expect(t, http.StatusOK)
+	got := s.Do(t, "GET", lease, nil, bob).Expect(t, http.StatusOK).Map(t)
+	got["spec"].(map[string]any)["holderIdentity"] = "b"
+	s.Do(t, "PUT", lease, got, bob).Expect(t, http.StatusOK)
+	// ... and the slot is still taken for the rest.
+	s.Do(t, "GET", "/api/v1/namespaces/default", nil, bob).ExpectStatus(t, http.StatusTooManyRequests, "TooManyRequests")
 	// Mutating requests have their own limit.
-	s.Do(t, "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"m"}}`).Expect(t, http.StatusCreated)
+	s.Do(t, "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"m"}}`, bob).Expect(t, http.StatusCreated)
 	wg.Wait()
-	s.Do(t, "GET", "/api/v1/namespaces/default", nil).Expect(t, http.StatusOK)
+	s.Do(t, "GET", "/api/v1/namespaces/default", nil, bob).Expect(t, http.StatusOK)
 }
 
 // TestLimits_RequestTimeout: a request running past --request-timeout gets 504.

@@ -9,10 +9,13 @@ package framework
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -145,6 +148,24 @@ func SamePrefix(s *Server) Option {
 // with etcdtest.StartExternal and its extra flags, say) instead of the shared test etcd.
 func EtcdServers(urls ...string) Option {
 	return func(o *options.Options) { o.Etcd.Servers = urls }
+}
+
+// Secure returns a Server that sends its requests to s's secure port,
+// trusting s's serving certificate, so that they are authenticated (by the
+// Authorization header a test passes to Do) rather than served as
+// system:masters on the insecure port.
+func (s *Server) Secure(t testing.TB) *Server {
+	t.Helper()
+	pem, err := os.ReadFile(s.CertFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		t.Fatalf("no certificate in %s", s.CertFile)
+	}
+	return &Server{URL: s.SecureURL, SecureURL: s.SecureURL, CertFile: s.CertFile, Prefix: s.Prefix,
+		Client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
 }
 
 // WaitReady waits until /readyz passes and the system namespaces exist.
