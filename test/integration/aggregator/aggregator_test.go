@@ -3,8 +3,6 @@ package aggregator
 import (
 	"bufio"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"net"
 	"net/http"
 	"os"
@@ -73,14 +71,7 @@ func setup(t *testing.T) *env {
 		o.Aggregator.ProxyClientCertFile = filepath.Join(dir, "front-proxy-client.crt")
 		o.Aggregator.ProxyClientKeyFile = filepath.Join(dir, "front-proxy-client.key")
 	})
-	pem, err := os.ReadFile(s.CertFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(pem)
-	secure := &framework.Server{URL: s.SecureURL, Client: &http.Client{Timeout: 30 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
+	secure := s.Secure(t)
 	return &env{s: s, secure: secure, backendCA: backendCA, proxyCA: proxyCA, dir: dir}
 }
 

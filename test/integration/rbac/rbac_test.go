@@ -1,8 +1,6 @@
 package rbac
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"net/http"
 	"os"
@@ -40,14 +38,7 @@ func start(t *testing.T) *framework.Server {
 		o.Authz.Modes = []string{options.ModeRBAC}
 		o.Authn.TokenAuthFile = tokens
 	})
-	pem, err := os.ReadFile(s.CertFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(pem)
-	srv := &framework.Server{URL: s.SecureURL, Client: &http.Client{Timeout: 30 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
+	srv := s.Secure(t)
 	waitFor(t, "readyz", func() bool { return srv.Do(t, "GET", "/readyz", nil, as("admin")).Code == http.StatusOK })
 	return srv
 }

@@ -1,8 +1,6 @@
 package webhook
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"net/http"
 	"os"
@@ -111,14 +109,7 @@ func TestRBAC(t *testing.T) {
 		o.Authz.Modes = []string{options.ModeRBAC}
 		o.Authn.TokenAuthFile = tokens
 	})
-	pem, err := os.ReadFile(plain.CertFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(pem)
-	s := &framework.Server{URL: plain.SecureURL, Client: &http.Client{Timeout: 30 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
+	s := plain.Secure(t)
 	as := func(u string) framework.Header { return framework.Header{"Authorization": "Bearer " + u} }
 	framework.Eventually(t, 20*time.Second, "readyz", func() bool { return s.Do(t, "GET", "/readyz", nil, as("admin")).Code == http.StatusOK })
 
