@@ -20,18 +20,25 @@ type mergedV2 struct {
 
 // ServeV2With serves /openapi/v2 with the paths and definitions of extras
 // (other servers' v2 documents, in JSON) that the server's own document
-// lacks: the server's own always win. An extra that is not a JSON
-// document is left out; when the merged document has no protobuf form
-// (an extra that the parser rejects), the server's own is served, so an
-// aggregated server cannot break clients of the others. The merged
-// document, with its protobuf form and ETag, is made once per set of
-// extras.
+// and its custom resources lack: the server's own always win. An extra
+// that is not a JSON document is left out; when the merged document has
+// no protobuf form (an extra that the parser rejects), the server's own
+// is served, so an aggregated server cannot break clients of the others.
+// The merged document, with its protobuf form and ETag, is made once per
+// set of extras and of custom resources.
 func (s *Spec) ServeV2With(w http.ResponseWriter, r *http.Request, extras [][]byte) {
 	s.serveDocument(w, r, s.mergeV2(extras), mimeV2Proto, mimeV2Proto, mimeV2ProtoDeprecated)
 }
 
+// mergeV2 returns the built-in document with the custom resources' parts
+// and then extras merged in.
 func (s *Spec) mergeV2(extras [][]byte) *document {
+	gen, parts := s.custom.v2Parts()
+	if len(parts) == 0 && len(extras) == 0 {
+		return s.v2
+	}
 	h := sha512.New()
+	h.Write(binary.BigEndian.AppendUint64(nil, gen))
 	for _, e := range extras {
 		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(e))))
 		h.Write(e)
@@ -45,7 +52,7 @@ func (s *Spec) mergeV2(extras [][]byte) *document {
 		return m.doc
 	}
 	m.key, m.doc = key, s.v2
-	doc, err := s.merge(extras)
+	doc, err := s.merge(append(parts, extras...))
 	if err == nil {
 		m.doc = doc
 	}

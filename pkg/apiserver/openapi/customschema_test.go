@@ -1,0 +1,167 @@
+package openapi
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/crd/structural"
+)
+
+// absent is the want of a path that must not be in the rendered schema.
+const absent = "ABSENT"
+
+// at walks keys through a rendered schema; ok is false when one is missing.
+func at(v any, keys ...string) (any, bool) {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[k]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+func parseSchema(t *testing.T, doc string) *structural.Schema {
+	t.Helper()
+	s, err := structural.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestCustomSchema converts structural schemas and checks parts of the
+// rendered v2 and v3 definitions against upstream's.
+func TestCustomSchema(t *testing.T) {
+	const nullable = `{"type":"object","properties":{"spec":{"type":"object","required":["a","b"],"properties":{
+		"a":{"type":"object","nullable":true,"properties":{"x":{"type":"string"}}},
+		"b":{"type":"string"}}}}}`
+	const preserveNested = `{"type":"object","properties":{"spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true,
+		"properties":{"known":{"type":"string"}}},
+		"list":{"type":"array","x-kubernetes-preserve-unknown-fields":true,"items":{"type":"string"}}}}`
+	const preserveRoot = `{"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{"spec":{"type":"string"}}}`
+	const intOrString = `{"type":"object","properties":{"port":{"x-kubernetes-int-or-string":true},
+		"other":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}]}}}`
+	const junctors = `{"type":"object","properties":{"n":{"type":"integer","oneOf":[{"minimum":1},{"maximum":-1}],"not":{"enum":[0]}}}}`
+	const keywords = `{"type":"object","description":"A cron tab.","properties":{"spec":{"type":"object","properties":{
+		"replicas":{"type":"integer","minimum":1,"maximum":10,"default":1},
+		"mode":{"type":"string","enum":["a","b"],"pattern":"^[ab]$","maxLength":1},
+		"ports":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"}}}},
+		"labels":{"type":"object","additionalProperties":{"type":"string"},"x-kubernetes-map-type":"granular"}},
+		"x-kubernetes-validations":[{"rule":"self.replicas < 5","message":"too many"}]}}}`
+	const embedded = `{"type":"object","properties":{"template":{"type":"object","x-kubernetes-embedded-resource":true,
+		"properties":{"spec":{"type":"string"}}}}}`
+	tests := []struct {
+		name   string
+		schema string
+		v2     bool
+		path   []string
+		want   string // JSON, or absent
+	}{
+		{"v3 keeps nullable", nullable, false, []string{"properties", "spec", "properties", "a"},
+			`{"type":"object","nullable":true,"properties":{"x":{"type":"string"}}}`},
+		{"v3 keeps a nullable field required", nullable, false, []string{"properties", "spec", "required"}, `["a","b"]`},
+		{"v2 drops a nullable field's type and properties", nullable, true, []string{"properties", "spec", "properties", "a"}, `{}`},
+		{"v2 no longer requires a nullable field", nullable, true, []string{"properties", "spec", "required"}, `["b"]`},
+		{"v3 keeps the properties of a node preserving unknown fields", preserveNested, false, []string{"properties", "spec"},
+			`{"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{"known":{"type":"string"}}}`},
+		{"v2 drops them", preserveNested, true, []string{"properties", "spec"},
+			`{"type":"object","x-kubernetes-preserve-unknown-fields":true}`},
+		{"v2 drops an array's type with its items", preserveNested, true, []string{"properties", "list"},
+			`{"x-kubernetes-preserve-unknown-fields":true}`},
+		{"v3 root preserving unknown fields keeps its properties", preserveRoot, false, []string{"properties", "spec"}, `{"type":"string"}`},
+		{"v3 root gets metadata", preserveRoot, false, []string{"properties", "metadata", "allOf"},
+			`[{"$ref":"#/components/schemas/io.platform.api.meta.v1.ObjectMeta"}]`},
+		{"v2 root preserving unknown fields is an open object", preserveRoot, true, nil, `{"type":"object"}`},
+		{"v3 int-or-string unfolds to anyOf", intOrString, false, []string{"properties", "port"},
+			`{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}]}`},
+		{"v3 int-or-string with its anyOf is kept as it is", intOrString, false, []string{"properties", "other"},
+			`{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}]}`},
+		{"v2 int-or-string has no anyOf", intOrString, true, []string{"properties", "other"}, `{"x-kubernetes-int-or-string":true}`},
+		{"v3 keeps junctors", junctors, false, []string{"properties", "n"},
+			`{"type":"integer","oneOf":[{"minimum":1},{"maximum":-1}],"not":{"enum":[0]}}`},
+		{"v2 drops them", junctors, true, []string{"properties", "n"}, `{"type":"integer"}`},
+		{"value validations and default", keywords, true, []string{"properties", "spec", "properties", "replicas"},
+			`{"type":"integer","minimum":1,"maximum":10,"default":1}`},
+		{"enum, pattern, maxLength", keywords, false, []string{"properties", "spec", "properties", "mode"},
+			`{"type":"string","enum":["a","b"],"pattern":"^[ab]$","maxLength":1}`},
+		{"list markers", keywords, false, []string{"properties", "spec", "properties", "ports", "x-kubernetes-list-map-keys"}, `["name"]`},
+		{"map values and type", keywords, true, []string{"properties", "spec", "properties", "labels"},
+			`{"type":"object","additionalProperties":{"type":"string"},"x-kubernetes-map-type":"granular"}`},
+		{"validation rules", keywords, false, []string{"properties", "spec", "x-kubernetes-validations"},
+			`[{"rule":"self.replicas < 5","message":"too many"}]`},
+		{"root description", keywords, true, []string{"description"}, `"A cron tab."`},
+		{"v2 metadata", keywords, true, []string{"properties", "metadata", "$ref"}, `"#/definitions/io.platform.api.meta.v1.ObjectMeta"`},
+		{"apiVersion", keywords, true, []string{"properties", "apiVersion", "type"}, `"string"`},
+		{"kind", keywords, false, []string{"properties", "kind", "type"}, `"string"`},
+		{"embedded resource gets type and object metadata", embedded, false, []string{"properties", "template", "required"}, `["apiVersion","kind"]`},
+		{"embedded resource metadata", embedded, true, []string{"properties", "template", "properties", "metadata", "$ref"},
+			`"#/definitions/io.platform.api.meta.v1.ObjectMeta"`},
+		{"embedded resource keeps its properties", embedded, true, []string{"properties", "template", "properties", "spec"}, `{"type":"string"}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := customSchema(parseSchema(t, tc.schema), tc.v2)
+			rendered := s.v3()
+			if tc.v2 {
+				rendered = s.v2()
+			}
+			// Through JSON, as served.
+			data, err := json.Marshal(rendered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc any
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			got, ok := at(doc, tc.path...)
+			if tc.want == absent {
+				if ok {
+					t.Errorf("%v = %v, want none", tc.path, got)
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("no %v in %s", tc.path, data)
+			}
+			var want any
+			if err := json.Unmarshal([]byte(tc.want), &want); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("%v (-want +got):\n%s", tc.path, d)
+			}
+		})
+	}
+}
+
+func TestCustomDefName(t *testing.T) {
+	tests := []struct {
+		group, version, kind, want, word string
+	}{
+		{"stable.example.com", "v1", "CronTab", "com.example.stable.v1.CronTab", "stableExampleCom"},
+		{"example", "v1beta1", "Widget", "example.v1beta1.Widget", "example"},
+		{"my-group.example.io", "v2", "Thing", "io.example.my-group.v2.Thing", "my-groupExampleIo"},
+	}
+	for _, tc := range tests {
+		if got := customDefName(meta.GroupVersion{Group: tc.group, Version: tc.version}, tc.kind); got != tc.want {
+			t.Errorf("customDefName(%s/%s %s) = %q, want %q", tc.group, tc.version, tc.kind, got, tc.want)
+		}
+		if got := groupWord(tc.group); got != tc.word {
+			t.Errorf("groupWord(%s) = %q, want %q", tc.group, got, tc.word)
+		}
+	}
+	for group, want := range map[string]string{"": "core", "apps": "apps", "rbac.authorization.platform.io": "rbac", "apiextensions.k8s.io": "apiextensions"} {
+		if got := groupWord(group); got != want {
+			t.Errorf("groupWord(%q) = %q, want %q", group, got, want)
+		}
+	}
+}
