@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http/httptest"
 	"net/url"
@@ -160,4 +161,38 @@ func mustFetch(t *testing.T, srv *httptest.Server, path string) []byte {
 		t.Fatalf("GET %s: %d %s", path, resp.StatusCode, body)
 	}
 	return body
+}
+
+// TestCustomDocumentsParse publishes a definition per feature of the
+// conversion tests and checks that gnostic parses the documents, as
+// kubectl's protobuf requests need.
+func TestCustomDocumentsParse(t *testing.T) {
+	s, err := Build(rows(), Info{Title: "Platform", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, schema := range []string{schemaNullable, schemaPreserveNested, schemaPreserveRoot, schemaIntOrString, schemaJunctors, schemaKeywords, schemaEmbedded} {
+		v := crontabVersion(t, schema)
+		v.Row.Kind, v.Row.Name = fmt.Sprintf("Kind%d", i), fmt.Sprintf("kinds%d", i)
+		if err := s.SetCustom(v.Row.Name+".stable.example.com", []CustomVersion{v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v2 := s.mergeV2(nil)
+	if v2 == s.v2 {
+		t.Fatal("the merged document is the built-in one: the custom parts were refused")
+	}
+	if _, err := v2.proto.get(); err != nil {
+		t.Errorf("v2: %v", err)
+	}
+	doc, err := s.customV3(crontabKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := doc.proto.get(); err != nil {
+		t.Errorf("v3: %v", err)
+	}
+	if n := len(get(t, decode(t, doc.json), "components", "schemas")); n < 14 {
+		t.Errorf("v3 has %d schemas, want the 7 kinds, their lists and the meta kinds", n)
+	}
 }

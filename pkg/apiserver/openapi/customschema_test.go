@@ -37,27 +37,31 @@ func parseSchema(t *testing.T, doc string) *structural.Schema {
 	return s
 }
 
-// TestCustomSchema converts structural schemas and checks parts of the
-// rendered v2 and v3 definitions against upstream's.
-func TestCustomSchema(t *testing.T) {
-	const nullable = `{"type":"object","properties":{"spec":{"type":"object","required":["a","b"],"properties":{
+// Schemas of the conversion tests, one feature each.
+const (
+	schemaNullable = `{"type":"object","properties":{"spec":{"type":"object","required":["a","b"],"properties":{
 		"a":{"type":"object","nullable":true,"properties":{"x":{"type":"string"}}},
 		"b":{"type":"string"}}}}}`
-	const preserveNested = `{"type":"object","properties":{"spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true,
+	schemaPreserveNested = `{"type":"object","properties":{"spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true,
 		"properties":{"known":{"type":"string"}}},
 		"list":{"type":"array","x-kubernetes-preserve-unknown-fields":true,"items":{"type":"string"}}}}`
-	const preserveRoot = `{"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{"spec":{"type":"string"}}}`
-	const intOrString = `{"type":"object","properties":{"port":{"x-kubernetes-int-or-string":true},
+	schemaPreserveRoot = `{"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{"spec":{"type":"string"}}}`
+	schemaIntOrString  = `{"type":"object","properties":{"port":{"x-kubernetes-int-or-string":true},
 		"other":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}]}}}`
-	const junctors = `{"type":"object","properties":{"n":{"type":"integer","oneOf":[{"minimum":1},{"maximum":-1}],"not":{"enum":[0]}}}}`
-	const keywords = `{"type":"object","description":"A cron tab.","properties":{"spec":{"type":"object","properties":{
+	schemaJunctors = `{"type":"object","properties":{"n":{"type":"integer","oneOf":[{"minimum":1},{"maximum":-1}],"not":{"enum":[0]}}}}`
+	schemaKeywords = `{"type":"object","description":"A cron tab.","properties":{"spec":{"type":"object","properties":{
 		"replicas":{"type":"integer","minimum":1,"maximum":10,"default":1},
 		"mode":{"type":"string","enum":["a","b"],"pattern":"^[ab]$","maxLength":1},
 		"ports":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"items":{"type":"object","required":["name"],"properties":{"name":{"type":"string"}}}},
 		"labels":{"type":"object","additionalProperties":{"type":"string"},"x-kubernetes-map-type":"granular"}},
 		"x-kubernetes-validations":[{"rule":"self.replicas < 5","message":"too many"}]}}}`
-	const embedded = `{"type":"object","properties":{"template":{"type":"object","x-kubernetes-embedded-resource":true,
+	schemaEmbedded = `{"type":"object","properties":{"template":{"type":"object","x-kubernetes-embedded-resource":true,
 		"properties":{"spec":{"type":"string"}}}}}`
+)
+
+// TestCustomSchema converts structural schemas and checks parts of the
+// rendered v2 and v3 definitions against upstream's.
+func TestCustomSchema(t *testing.T) {
 	tests := []struct {
 		name   string
 		schema string
@@ -65,46 +69,46 @@ func TestCustomSchema(t *testing.T) {
 		path   []string
 		want   string // JSON, or absent
 	}{
-		{"v3 keeps nullable", nullable, false, []string{"properties", "spec", "properties", "a"},
+		{"v3 keeps nullable", schemaNullable, false, []string{"properties", "spec", "properties", "a"},
 			`{"type":"object","nullable":true,"properties":{"x":{"type":"string"}}}`},
-		{"v3 keeps a nullable field required", nullable, false, []string{"properties", "spec", "required"}, `["a","b"]`},
-		{"v2 drops a nullable field's type and properties", nullable, true, []string{"properties", "spec", "properties", "a"}, `{}`},
-		{"v2 no longer requires a nullable field", nullable, true, []string{"properties", "spec", "required"}, `["b"]`},
-		{"v3 keeps the properties of a node preserving unknown fields", preserveNested, false, []string{"properties", "spec"},
+		{"v3 keeps a nullable field required", schemaNullable, false, []string{"properties", "spec", "required"}, `["a","b"]`},
+		{"v2 drops a nullable field's type and properties", schemaNullable, true, []string{"properties", "spec", "properties", "a"}, `{}`},
+		{"v2 no longer requires a nullable field", schemaNullable, true, []string{"properties", "spec", "required"}, `["b"]`},
+		{"v3 keeps the properties of a node preserving unknown fields", schemaPreserveNested, false, []string{"properties", "spec"},
 			`{"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{"known":{"type":"string"}}}`},
-		{"v2 drops them", preserveNested, true, []string{"properties", "spec"},
+		{"v2 drops them", schemaPreserveNested, true, []string{"properties", "spec"},
 			`{"type":"object","x-kubernetes-preserve-unknown-fields":true}`},
-		{"v2 drops an array's type with its items", preserveNested, true, []string{"properties", "list"},
+		{"v2 drops an array's type with its items", schemaPreserveNested, true, []string{"properties", "list"},
 			`{"x-kubernetes-preserve-unknown-fields":true}`},
-		{"v3 root preserving unknown fields keeps its properties", preserveRoot, false, []string{"properties", "spec"}, `{"type":"string"}`},
-		{"v3 root gets metadata", preserveRoot, false, []string{"properties", "metadata", "allOf"},
+		{"v3 root preserving unknown fields keeps its properties", schemaPreserveRoot, false, []string{"properties", "spec"}, `{"type":"string"}`},
+		{"v3 root gets metadata", schemaPreserveRoot, false, []string{"properties", "metadata", "allOf"},
 			`[{"$ref":"#/components/schemas/io.platform.api.meta.v1.ObjectMeta"}]`},
-		{"v2 root preserving unknown fields is an open object", preserveRoot, true, nil, `{"type":"object"}`},
-		{"v3 int-or-string unfolds to anyOf", intOrString, false, []string{"properties", "port"},
+		{"v2 root preserving unknown fields is an open object", schemaPreserveRoot, true, nil, `{"type":"object"}`},
+		{"v3 int-or-string unfolds to anyOf", schemaIntOrString, false, []string{"properties", "port"},
 			`{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}]}`},
-		{"v3 int-or-string with its anyOf is kept as it is", intOrString, false, []string{"properties", "other"},
+		{"v3 int-or-string with its anyOf is kept as it is", schemaIntOrString, false, []string{"properties", "other"},
 			`{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}]}`},
-		{"v2 int-or-string has no anyOf", intOrString, true, []string{"properties", "other"}, `{"x-kubernetes-int-or-string":true}`},
-		{"v3 keeps junctors", junctors, false, []string{"properties", "n"},
+		{"v2 int-or-string has no anyOf", schemaIntOrString, true, []string{"properties", "other"}, `{"x-kubernetes-int-or-string":true}`},
+		{"v3 keeps junctors", schemaJunctors, false, []string{"properties", "n"},
 			`{"type":"integer","oneOf":[{"minimum":1},{"maximum":-1}],"not":{"enum":[0]}}`},
-		{"v2 drops them", junctors, true, []string{"properties", "n"}, `{"type":"integer"}`},
-		{"value validations and default", keywords, true, []string{"properties", "spec", "properties", "replicas"},
+		{"v2 drops them", schemaJunctors, true, []string{"properties", "n"}, `{"type":"integer"}`},
+		{"value validations and default", schemaKeywords, true, []string{"properties", "spec", "properties", "replicas"},
 			`{"type":"integer","minimum":1,"maximum":10,"default":1}`},
-		{"enum, pattern, maxLength", keywords, false, []string{"properties", "spec", "properties", "mode"},
+		{"enum, pattern, maxLength", schemaKeywords, false, []string{"properties", "spec", "properties", "mode"},
 			`{"type":"string","enum":["a","b"],"pattern":"^[ab]$","maxLength":1}`},
-		{"list markers", keywords, false, []string{"properties", "spec", "properties", "ports", "x-kubernetes-list-map-keys"}, `["name"]`},
-		{"map values and type", keywords, true, []string{"properties", "spec", "properties", "labels"},
+		{"list markers", schemaKeywords, false, []string{"properties", "spec", "properties", "ports", "x-kubernetes-list-map-keys"}, `["name"]`},
+		{"map values and type", schemaKeywords, true, []string{"properties", "spec", "properties", "labels"},
 			`{"type":"object","additionalProperties":{"type":"string"},"x-kubernetes-map-type":"granular"}`},
-		{"validation rules", keywords, false, []string{"properties", "spec", "x-kubernetes-validations"},
+		{"validation rules", schemaKeywords, false, []string{"properties", "spec", "x-kubernetes-validations"},
 			`[{"rule":"self.replicas < 5","message":"too many"}]`},
-		{"root description", keywords, true, []string{"description"}, `"A cron tab."`},
-		{"v2 metadata", keywords, true, []string{"properties", "metadata", "$ref"}, `"#/definitions/io.platform.api.meta.v1.ObjectMeta"`},
-		{"apiVersion", keywords, true, []string{"properties", "apiVersion", "type"}, `"string"`},
-		{"kind", keywords, false, []string{"properties", "kind", "type"}, `"string"`},
-		{"embedded resource gets type and object metadata", embedded, false, []string{"properties", "template", "required"}, `["apiVersion","kind"]`},
-		{"embedded resource metadata", embedded, true, []string{"properties", "template", "properties", "metadata", "$ref"},
+		{"root description", schemaKeywords, true, []string{"description"}, `"A cron tab."`},
+		{"v2 metadata", schemaKeywords, true, []string{"properties", "metadata", "$ref"}, `"#/definitions/io.platform.api.meta.v1.ObjectMeta"`},
+		{"apiVersion", schemaKeywords, true, []string{"properties", "apiVersion", "type"}, `"string"`},
+		{"kind", schemaKeywords, false, []string{"properties", "kind", "type"}, `"string"`},
+		{"embedded resource gets type and object metadata", schemaEmbedded, false, []string{"properties", "template", "required"}, `["apiVersion","kind"]`},
+		{"embedded resource metadata", schemaEmbedded, true, []string{"properties", "template", "properties", "metadata", "$ref"},
 			`"#/definitions/io.platform.api.meta.v1.ObjectMeta"`},
-		{"embedded resource keeps its properties", embedded, true, []string{"properties", "template", "properties", "spec"}, `{"type":"string"}`},
+		{"embedded resource keeps its properties", schemaEmbedded, true, []string{"properties", "template", "properties", "spec"}, `{"type":"string"}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
