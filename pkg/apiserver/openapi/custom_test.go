@@ -22,7 +22,7 @@ const (
 	crontabItem = "/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}"
 )
 
-func crontabVersion(t *testing.T, schema string) CustomVersion {
+func crontabVersion(t testing.TB, schema string) CustomVersion {
 	return CustomVersion{
 		Row: &registry.Resource{Group: "stable.example.com", Version: "v1", Name: "crontabs", Singular: "crontab",
 			Kind: "CronTab", Namespaced: true, Custom: true, HasStatus: true, Scale: &registry.ScaleAccessor{}},
@@ -194,5 +194,28 @@ func TestCustomDocumentsParse(t *testing.T) {
 	}
 	if n := len(get(t, decode(t, doc.json), "components", "schemas")); n < 14 {
 		t.Errorf("v3 has %d schemas, want the 7 kinds, their lists and the meta kinds", n)
+	}
+}
+
+// BenchmarkCustomChange measures what a change of a definition costs the
+// next readers: the merged v2 document (with its protobuf form) and the
+// group version's v3 document, rendered again.
+func BenchmarkCustomChange(b *testing.B) {
+	s, err := Build(rows(), Info{Title: "Platform", Version: "test"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := crontabVersion(b, schemaKeywords)
+	b.ResetTimer()
+	for range b.N {
+		if err := s.SetCustom("crontabs.stable.example.com", []CustomVersion{v}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.mergeV2(nil).proto.get(); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.customV3(crontabKey); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

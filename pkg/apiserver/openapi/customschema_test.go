@@ -28,7 +28,7 @@ func at(v any, keys ...string) (any, bool) {
 	return v, true
 }
 
-func parseSchema(t *testing.T, doc string) *structural.Schema {
+func parseSchema(t testing.TB, doc string) *structural.Schema {
 	t.Helper()
 	s, err := structural.Parse([]byte(doc))
 	if err != nil {
