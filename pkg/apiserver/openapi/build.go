@@ -31,8 +31,11 @@ type Spec struct {
 	// v3 holds the group version documents by gvPath ("api/v1").
 	v3        map[string]*document
 	discovery *document
-	// merged is /openapi/v2 with aggregated servers' documents (merge.go).
+	// merged is /openapi/v2 with aggregated servers' documents and
+	// custom resources' parts (merge.go); base the built-in document
+	// decoded for the merge.
 	merged mergedV2
+	base   splitV2
 	// defs are the built-in definitions, read-only once built: the
 	// documents of custom resources refer to them (custom.go).
 	defs *definitions
@@ -177,6 +180,12 @@ func newDocument(v any, toProto func([]byte) ([]byte, error)) (*document, error)
 	if err != nil {
 		return nil, err
 	}
+	return jsonDocument(data, toProto), nil
+}
+
+// jsonDocument is the document of JSON data, with a protobuf form when
+// toProto is set.
+func jsonDocument(data []byte, toProto func([]byte) ([]byte, error)) *document {
 	doc := &document{json: data, hash: fmt.Sprintf("%X", sha512.Sum512(data))}
 	doc.gzJSON = newLazy(func() ([]byte, error) { return gzipped(data), nil })
 	if toProto != nil {
@@ -189,7 +198,7 @@ func newDocument(v any, toProto func([]byte) ([]byte, error)) (*document, error)
 			return gzipped(pb), nil
 		})
 	}
-	return doc, nil
+	return doc
 }
 
 func v2Proto(data []byte) ([]byte, error) {

@@ -87,6 +87,32 @@ func TestCustomDocuments(t *testing.T) {
 	if resp.StatusCode != 200 || proto.Unmarshal(pb, &back) != nil {
 		t.Fatalf("v2 protobuf: %d", resp.StatusCode)
 	}
+	// The protobuf form (the built-in one with the custom parts appended)
+	// says what the JSON says.
+	names := map[string]bool{}
+	for _, d := range back.GetDefinitions().GetAdditionalProperties() {
+		names[d.Name] = true
+	}
+	if jsonDefs := get(t, v2, "definitions"); len(names) != len(jsonDefs) || len(back.GetDefinitions().GetAdditionalProperties()) != len(jsonDefs) ||
+		!names[crontabDef] || !names[metaDef("ObjectMeta")] || back.Swagger != "2.0" || back.GetInfo().GetTitle() != "Platform" {
+		t.Errorf("v2 protobuf: %d definitions (%d names), JSON %d; swagger %q, info %v", len(back.GetDefinitions().GetAdditionalProperties()), len(names), len(jsonDefs), back.Swagger, back.GetInfo())
+	}
+	if n, want := len(back.GetPaths().GetPath()), len(get(t, v2, "paths")); n != want {
+		t.Errorf("v2 protobuf: %d paths, JSON %d", n, want)
+	}
+	var v2Spec *openapiv2.Schema
+	for _, d := range back.GetDefinitions().GetAdditionalProperties() {
+		if d.Name == crontabDef {
+			for _, p := range d.GetValue().GetProperties().GetAdditionalProperties() {
+				if p.Name == "spec" {
+					v2Spec = p.GetValue()
+				}
+			}
+		}
+	}
+	if v2Spec == nil || len(v2Spec.GetProperties().GetAdditionalProperties()) != 1 {
+		t.Errorf("v2 protobuf: CronTab spec is %v", v2Spec)
+	}
 	merged := decode(t, s.mergeV2([][]byte{[]byte(`{"definitions":{"io.example.wardle.v1.Flunder":{"type":"object"}}}`)}).json)
 	if defs := get(t, merged, "definitions"); defs[crontabDef] == nil || defs["io.example.wardle.v1.Flunder"] == nil {
 		t.Error("with an aggregated server's document, the custom resources' definitions are lost")
