@@ -148,16 +148,16 @@ func addResource(d *definitions, r *registry.Resource, out map[string]*pathItem)
 // discoveryDocument lists group version documents with their hashes.
 func discoveryDocument(docs ...map[string]*document) any {
 	entries := map[string]any{}
-	for key, doc := range all(docs) {
+	for key, doc := range union(docs) {
 		u := url.URL{Path: "/openapi/v3/" + key, RawQuery: url.Values{"hash": {doc.hash}}.Encode()}
 		entries[key] = map[string]any{"serverRelativeURL": u.String()}
 	}
 	return map[string]any{"paths": entries}
 }
 
-// all iterates over the entries of maps, the earlier maps' first: a key
+// union iterates over the entries of maps, the earlier maps' first: a key
 // of a later map that an earlier one has is skipped.
-func all(maps []map[string]*document) func(func(string, *document) bool) {
+func union(maps []map[string]*document) func(func(string, *document) bool) {
 	return func(yield func(string, *document) bool) {
 		seen := map[string]bool{}
 		for _, m := range maps {
