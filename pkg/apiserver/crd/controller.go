@@ -38,6 +38,8 @@ type Config struct {
 	Definitions *registry.Store
 	// Registrar serves the definitions' rows.
 	Registrar Registrar
+	// OpenAPI, when set, publishes the served versions' schemas.
+	OpenAPI Publisher
 	// Builtin are the built-in rows, whose names a definition may not take.
 	Builtin []*registry.Resource
 	// CleanupInterval is how often a deleted definition's objects that
@@ -212,8 +214,25 @@ func (c *Controller) serve(crd *apiextv1.CustomResourceDefinition) error {
 	c.mu.Lock()
 	c.served[crd.Name] = &servedType{fingerprint: fp, rows: rows, store: store}
 	c.mu.Unlock()
+	c.publish(crd, rows)
 	c.lg.Info("serving custom resource", zap.String("name", crd.Name), zap.Int("versions", len(rows.Served)))
 	return nil
+}
+
+// publish puts the served versions of crd in the OpenAPI documents. A
+// failure leaves the type served, undocumented.
+func (c *Controller) publish(crd *apiextv1.CustomResourceDefinition, rows *Rows) {
+	if c.cfg.OpenAPI == nil {
+		return
+	}
+	versions, err := openAPIVersions(crd, rows)
+	if err == nil {
+		err = c.cfg.OpenAPI.SetCustom(crd.Name, versions)
+	}
+	if err != nil {
+		c.cfg.OpenAPI.RemoveCustom(crd.Name)
+		c.lg.Error("custom resource not published in the OpenAPI documents", zap.String("name", crd.Name), zap.Error(err))
+	}
 }
 
 // fingerprint identifies what a definition's rows are built from.
@@ -232,6 +251,9 @@ func (c *Controller) unserve(name string) {
 	c.mu.Unlock()
 	if ok {
 		c.cfg.Registrar.Unserve(name)
+		if c.cfg.OpenAPI != nil {
+			c.cfg.OpenAPI.RemoveCustom(name)
+		}
 		c.lg.Info("stopped serving custom resource", zap.String("name", name))
 	}
 }

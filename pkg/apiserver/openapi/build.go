@@ -31,8 +31,18 @@ type Spec struct {
 	// v3 holds the group version documents by gvPath ("api/v1").
 	v3        map[string]*document
 	discovery *document
-	// merged is /openapi/v2 with aggregated servers' documents (merge.go).
+	// merged is /openapi/v2 with aggregated servers' documents and
+	// custom resources' parts (merge.go); base the built-in document
+	// decoded for the merge.
 	merged mergedV2
+	base   splitV2
+	// defs are the built-in definitions, read-only once built: the
+	// documents of custom resources refer to them (custom.go).
+	defs *definitions
+	info Info
+	// custom are the documents of custom resources, which change at run
+	// time (custom.go).
+	custom customSet
 }
 
 // document is one served document: JSON, made at build time, and
@@ -76,13 +86,17 @@ func Build(rows []*registry.Resource, info Info) (*Spec, error) {
 	if err := d.defineMeta(gvs); err != nil {
 		return nil, err
 	}
+	// Custom resources with a scale subresource use it.
+	if _, err := d.defineScale(); err != nil {
+		return nil, err
+	}
 	for _, r := range rows {
 		if err := addResource(d, r, paths[r.GroupVersion()]); err != nil {
 			return nil, err
 		}
 	}
 	d.finish()
-	s := &Spec{v3: map[string]*document{}}
+	s := &Spec{v3: map[string]*document{}, defs: d, info: info}
 	all := map[string]*pathItem{}
 	for _, gv := range gvs {
 		discoveryPath(gv, paths[gv])
@@ -104,7 +118,7 @@ func Build(rows []*registry.Resource, info Info) (*Spec, error) {
 	if _, err := s.v2.proto.get(); err != nil {
 		return nil, fmt.Errorf("openapi v2 protobuf: %w", err)
 	}
-	if s.discovery, err = newDocument(s.discoveryDocument(), nil); err != nil {
+	if s.discovery, err = newDocument(discoveryDocument(s.v3), nil); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -131,14 +145,33 @@ func addResource(d *definitions, r *registry.Resource, out map[string]*pathItem)
 	return nil
 }
 
-// discoveryDocument lists the group version documents with their hashes.
-func (s *Spec) discoveryDocument() any {
+// discoveryDocument lists group version documents with their hashes.
+func discoveryDocument(docs ...map[string]*document) any {
 	entries := map[string]any{}
-	for key, doc := range s.v3 {
+	for key, doc := range union(docs) {
 		u := url.URL{Path: "/openapi/v3/" + key, RawQuery: url.Values{"hash": {doc.hash}}.Encode()}
 		entries[key] = map[string]any{"serverRelativeURL": u.String()}
 	}
 	return map[string]any{"paths": entries}
+}
+
+// union iterates over the entries of maps, the earlier maps' first: a key
+// of a later map that an earlier one has is skipped.
+func union(maps []map[string]*document) func(func(string, *document) bool) {
+	return func(yield func(string, *document) bool) {
+		seen := map[string]bool{}
+		for _, m := range maps {
+			for k, v := range m {
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				if !yield(k, v) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // newDocument serializes v as JSON and, with toProto, as protobuf.
@@ -147,6 +180,12 @@ func newDocument(v any, toProto func([]byte) ([]byte, error)) (*document, error)
 	if err != nil {
 		return nil, err
 	}
+	return jsonDocument(data, toProto), nil
+}
+
+// jsonDocument is the document of JSON data, with a protobuf form when
+// toProto is set.
+func jsonDocument(data []byte, toProto func([]byte) ([]byte, error)) *document {
 	doc := &document{json: data, hash: fmt.Sprintf("%X", sha512.Sum512(data))}
 	doc.gzJSON = newLazy(func() ([]byte, error) { return gzipped(data), nil })
 	if toProto != nil {
@@ -159,7 +198,7 @@ func newDocument(v any, toProto func([]byte) ([]byte, error)) (*document, error)
 			return gzipped(pb), nil
 		})
 	}
-	return doc, nil
+	return doc
 }
 
 func v2Proto(data []byte) ([]byte, error) {

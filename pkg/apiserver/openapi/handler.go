@@ -32,12 +32,24 @@ func (s *Spec) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch path := strings.TrimSuffix(r.URL.Path, "/"); {
 	case path == "/openapi/v2":
-		s.serveDocument(w, r, s.v2, mimeV2Proto, mimeV2Proto, mimeV2ProtoDeprecated)
+		s.serveDocument(w, r, s.mergeV2(nil), mimeV2Proto, mimeV2Proto, mimeV2ProtoDeprecated)
 	case path == "/openapi/v3":
-		s.serveDocument(w, r, s.discovery, "")
+		doc, err := s.index()
+		if err != nil {
+			writeStatus(w, http.StatusInternalServerError, meta.StatusReasonInternalError, err.Error())
+			return
+		}
+		s.serveDocument(w, r, doc, "")
 	case strings.HasPrefix(path, "/openapi/v3/"):
 		key := strings.TrimPrefix(path, "/openapi/v3/")
 		doc := s.v3[key]
+		if doc == nil {
+			var err error
+			if doc, err = s.customV3(key); err != nil {
+				writeStatus(w, http.StatusInternalServerError, meta.StatusReasonInternalError, err.Error())
+				return
+			}
+		}
 		if doc == nil {
 			writeStatus(w, http.StatusNotFound, meta.StatusReasonNotFound, "no OpenAPI v3 document for "+key)
 			return

@@ -94,14 +94,19 @@ func (d *definitions) defineKind(r *registry.Resource) (kind, list string, err e
 func (d *definitions) defineList(t reflect.Type, kind string) string {
 	kindDef := defName(t)
 	name := kindDef + "List"
-	if _, ok := d.defs[name]; ok {
-		return name
+	if _, ok := d.defs[name]; !ok {
+		d.defs[name] = listSchema(kindDef, kind, docs[docKey(t)+"List"])
 	}
-	desc := docs[docKey(t)+"List"]
+	return name
+}
+
+// listSchema is the schema of the list of kind, whose definition is
+// kindDef; desc "" is a generic description.
+func listSchema(kindDef, kind, desc string) *schema {
 	if desc == "" {
 		desc = kind + "List is a list of " + kind + " objects."
 	}
-	d.defs[name] = &schema{
+	return &schema{
 		Type: "object", Description: desc, Required: []string{"items"},
 		Properties: map[string]*schema{
 			"apiVersion": {Type: "string", Description: commonFieldDocs["apiVersion"]},
@@ -110,7 +115,6 @@ func (d *definitions) defineList(t reflect.Type, kind string) string {
 			"items":      {Type: "array", Items: &schema{Ref: kindDef}, Description: "Items are the " + kind + " objects of the list."},
 		},
 	}
-	return name
 }
 
 // defineMeta defines the meta.platform.io/v1 kinds every document uses and

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -50,13 +51,35 @@ func gvPath(gv meta.GroupVersion) string {
 }
 
 // groupWord is the group as it appears in operation ids and tags: "core"
-// for the core group, else the group's first DNS label ("coordination").
+// for the core group; the first DNS label of a built-in group
+// ("coordination"); every label of another group (a custom resource's),
+// joined in camel case as upstream does: "stableExampleCom".
 func groupWord(group string) string {
 	if group == "" {
 		return "core"
 	}
-	first, _, _ := strings.Cut(group, ".")
-	return first
+	for _, suffix := range []string{".platform.io", ".k8s.io"} {
+		if g, ok := strings.CutSuffix(group, suffix); ok {
+			first, _, _ := strings.Cut(g, ".")
+			return first
+		}
+	}
+	labels := strings.Split(group, ".")
+	for i := 1; i < len(labels); i++ {
+		if labels[i] != "" {
+			labels[i] = strings.ToUpper(labels[i][:1]) + labels[i][1:]
+		}
+	}
+	return strings.Join(labels, "")
+}
+
+// customDefName names the definition of a custom resource's kind as
+// upstream does: the group reversed, the version, the kind
+// ("com.example.stable.v1.CronTab").
+func customDefName(gv meta.GroupVersion, kind string) string {
+	labels := strings.Split(gv.Group, ".")
+	slices.Reverse(labels)
+	return strings.Join(append(labels, gv.Version, kind), ".")
 }
 
 // opPrefix is the group-version part of operation ids: "CoreV1", "AppsV1",

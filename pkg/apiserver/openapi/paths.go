@@ -17,9 +17,15 @@ const (
 	mimeJSONPatch      = "application/json-patch+json"
 	mimeMergePatch     = "application/merge-patch+json"
 	mimeStrategicMerge = "application/strategic-merge-patch+json"
+	mimeApplyPatch     = "application/apply-patch+yaml"
 )
 
 var patchTypes = []string{mimeJSONPatch, mimeMergePatch, mimeStrategicMerge}
+
+// customPatchTypes are the patches custom resources take: no strategic
+// merge patch, which needs a Go type. kubectl's client-side apply reads
+// this list to choose between a strategic and a JSON merge patch.
+var customPatchTypes = []string{mimeJSONPatch, mimeMergePatch, mimeApplyPatch}
 
 // pathItem is the operations served at one URL path.
 type pathItem struct {
@@ -198,7 +204,7 @@ func (p *resourcePaths) item(path string, params []param, scope, sub, def string
 	})
 	p.add(path, params, "patch", &operation{
 		ID: "patch" + id, Description: "partially update " + what, Action: "patch", GVK: gvk, Params: writeParams,
-		Body: metaDef("Patch"), BodyRequired: true, Consumes: patchTypes,
+		Body: metaDef("Patch"), BodyRequired: true, Consumes: p.patchTypes(),
 		Responses: []response{ok(def), created(def), unauthorized},
 	})
 	if sub == "" {
@@ -209,6 +215,13 @@ func (p *resourcePaths) item(path string, params []param, scope, sub, def string
 			Responses: []response{ok(status), accepted(status), unauthorized},
 		})
 	}
+}
+
+func (p *resourcePaths) patchTypes() []string {
+	if p.r.Custom {
+		return customPatchTypes
+	}
+	return patchTypes
 }
 
 // discoveryPath adds the group version's resource list.

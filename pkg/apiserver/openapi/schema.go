@@ -32,7 +32,12 @@ type schema struct {
 	// OneOf lists alternative primitive types; only v3 can say so, v2
 	// renders Type and Format instead.
 	OneOf []string
-	// Ext holds extensions of both formats, ExtV3 those of v3 only.
+	// Keywords holds other JSON schema keywords both formats share
+	// (default, enum, maximum, pattern, ...), as custom resources'
+	// schemas carry them.
+	Keywords map[string]any
+	// Ext holds extensions of both formats, ExtV3 those of v3 only (and
+	// keywords v2 lacks: nullable, anyOf, ...).
 	Ext   map[string]any
 	ExtV3 map[string]any
 }
@@ -77,7 +82,7 @@ func (s *schema) v3() map[string]any {
 	m := map[string]any{}
 	if s.Ref != "" {
 		ref := map[string]any{"$ref": refV3 + s.Ref}
-		if s.Description == "" && len(s.Ext) == 0 && len(s.ExtV3) == 0 {
+		if s.Description == "" && len(s.Keywords) == 0 && len(s.Ext) == 0 && len(s.ExtV3) == 0 {
 			return ref
 		}
 		m["allOf"] = []any{ref}
@@ -119,6 +124,9 @@ func (s *schema) common(m map[string]any, render func(*schema) map[string]any) {
 	}
 	if s.Additional != nil {
 		m["additionalProperties"] = render(s.Additional)
+	}
+	for k, v := range s.Keywords {
+		m[k] = v
 	}
 	for k, v := range s.Ext {
 		m[k] = v

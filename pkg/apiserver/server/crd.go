@@ -12,6 +12,7 @@ import (
 
 	"platform.io/platform/pkg/apiserver/crd"
 	"platform.io/platform/pkg/apiserver/fieldmanager"
+	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/storage"
@@ -43,7 +44,7 @@ type runningCache struct {
 
 var _ crd.Registrar = (*customResources)(nil)
 
-func (s *Server) buildCustomResources() error {
+func (s *Server) buildCustomResources(spec *openapi.Spec) error {
 	cr := &customResources{s: s, caches: map[string]*runningCache{}, owners: map[string]string{}}
 	builtin := make([]*registry.Resource, len(s.stores))
 	for i, st := range s.stores {
@@ -52,6 +53,7 @@ func (s *Server) buildCustomResources() error {
 	ctrl, err := crd.New(s.lg.Named("crd"), crd.Config{
 		Definitions: s.store(apiextv1.GroupName, "customresourcedefinitions"),
 		Registrar:   cr,
+		OpenAPI:     spec,
 		Builtin:     builtin,
 	})
 	if err != nil {

@@ -312,7 +312,7 @@ func (s *Server) buildHandler() (http.Handler, error) {
 		},
 	}, s.stores)
 	s.api = api
-	if err := s.buildCustomResources(); err != nil {
+	if err := s.buildCustomResources(spec); err != nil {
 		return nil, err
 	}
 	if s.aggregator, err = s.buildAggregator(api, spec); err != nil {
