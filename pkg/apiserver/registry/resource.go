@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/validation"
@@ -33,6 +35,10 @@ type Resource struct {
 	// request's fieldValidation decides whether they are refused (Strict),
 	// reported as warnings (Warn) or dropped silently (Ignore).
 	Prune func(obj meta.Object) []string
+	// ApplyType, when set, is the structured-merge-diff type server-side
+	// apply merges the objects by (a custom resource's, built from its
+	// schema); nil means the one built from the Go types' definitions.
+	ApplyType *typed.ParseableType
 	// Warning, when set, is sent with every response of this resource (a
 	// deprecated version of a custom resource).
 	Warning string
