@@ -15,7 +15,6 @@ import (
 	"platform.io/platform/pkg/apiserver/crd/applyschema"
 	"platform.io/platform/pkg/apiserver/crd/instance"
 	"platform.io/platform/pkg/apiserver/registry"
-	"platform.io/platform/pkg/apiserver/validation/field"
 )
 
 // Rows are the registry rows of one definition.
@@ -131,17 +130,15 @@ func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefin
 		DefaultOnRead: true,
 	}
 	gr := r.GroupResource()
-	r.Strategy = registry.Typed[instance.Object]{
-		DefaultFunc:        rules.normalize,
-		ValidateFunc:       func(o *instance.Object) field.ErrorList { return rules.validate(o, nil) },
-		ValidateUpdateFunc: rules.validate,
+	r.Strategy = strategy{rules: rules, Typed: registry.Typed[instance.Object]{
+		DefaultFunc: rules.normalize,
 		CheckCreateFunc: func(_ context.Context, _ *instance.Object) error {
 			if terminating.Load() {
 				return apierrors.NewMethodNotSupported(gr, "create (the CustomResourceDefinition is being deleted)")
 			}
 			return nil
 		},
-	}
+	}}
 	if apply != nil {
 		pt, err := applyschema.Build(fmt.Sprintf("%s.%s.%s", r.Group, r.Version, r.Kind), s, apply)
 		if err != nil {
