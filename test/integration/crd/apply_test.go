@@ -112,6 +112,12 @@ func TestServerSideApplySchema(t *testing.T) {
 	if l := listenerNames(got); l != "b:81" {
 		t.Errorf("listeners after bob dropped a: %s, want b:81", l)
 	}
+
+	// A field the schema does not name is refused, as upstream.
+	st = s.Do(t, "PATCH", path+"bob", gatewayYAML("  nope: 1\n"), apply).ExpectStatus(t, http.StatusBadRequest, "BadRequest")
+	if msg, _ := st["message"].(string); !strings.Contains(msg, ".spec.nope: field not declared in schema") {
+		t.Errorf("unknown field refused with %q", msg)
+	}
 }
 
 // listenerNames renders spec.listeners as "name:port,...".
