@@ -265,3 +265,23 @@ func TestBuildRefuses(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkBuild measures converting a schema, which happens once per
+// version each time a definition's rows are built.
+func BenchmarkBuild(b *testing.B) {
+	s, errs := structural.Load([]byte(widget), field.NewPath("schema"))
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	name, types, err := openapi.ObjectMetaTypes()
+	if err != nil {
+		b.Fatal(err)
+	}
+	sh := &Shared{ObjectMeta: name, Deduced: openapi.DeducedType, Untyped: openapi.UntypedType, Types: types}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Build("com.example.v1.Widget", s, sh); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
