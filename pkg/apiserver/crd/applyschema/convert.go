@@ -54,6 +54,9 @@ func preserves(s *structural.Schema) bool {
 // unknown fields, which upstream's converter carries down to every
 // object below it.
 func (c *converter) ref(s *structural.Schema, preserve bool) (smdschema.TypeRef, error) {
+	if s == nil {
+		return c.named(c.shared.Deduced, nil), nil
+	}
 	preserve = preserve || preserves(s)
 	var atom smdschema.Atom
 	switch {
