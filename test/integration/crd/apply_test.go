@@ -130,3 +130,34 @@ func listenerNames(spec map[string]any) string {
 	}
 	return strings.Join(out, ",")
 }
+
+// TestServerSideApplyStatus: with the status subresource, an apply to
+// /status owns status only, and an apply to the object does not own
+// status: each part's fields come from the schema.
+func TestServerSideApplyStatus(t *testing.T) {
+	s := framework.Start(t)
+	schema := gatewaySchema()
+	schema["properties"].(map[string]any)["status"] = map[string]any{"type": "object", "properties": map[string]any{
+		"ready": map[string]any{"type": "boolean"}}}
+	crd := withSchema(definition("net.example.com", "gateways", "Gateway", "Namespaced"), schema)
+	crd["spec"].(map[string]any)["versions"].([]any)[0].(map[string]any)["subresources"] = map[string]any{"status": map[string]any{}}
+	install(t, s, crd)
+	path := "/apis/net.example.com/v1/namespaces/default/gateways/g"
+	apply := framework.Header{"Content-Type": "application/apply-patch+yaml"}
+	s.Do(t, "PATCH", path+"?fieldManager=user", gatewayYAML("  hosts: [h1]\nstatus:\n  ready: false\n"), apply).Expect(t, http.StatusCreated)
+	got := s.Do(t, "PATCH", path+"/status?fieldManager=ctl", gatewayYAML("  hosts: [h2]\nstatus:\n  ready: true\n"), apply).Expect(t, http.StatusOK).Map(t)
+	if h := fmt.Sprint(got["spec"].(map[string]any)["hosts"]); h != "[h1]" || got["status"].(map[string]any)["ready"] != true {
+		t.Errorf("after the status apply: spec.hosts %s, status %v; want [h1] and ready", h, got["status"])
+	}
+	owned := map[string]string{}
+	for _, e := range meta(got)["managedFields"].([]any) {
+		e := e.(map[string]any)
+		owned[fmt.Sprint(e["manager"], "/", e["subresource"])] = string(mustJSON(t, e["fieldsV1"]))
+	}
+	if f := owned["user/<nil>"]; !strings.Contains(f, "f:spec") || strings.Contains(f, "f:status") {
+		t.Errorf("the object's applier owns %s, want spec and not status", f)
+	}
+	if f := owned["ctl/status"]; !strings.Contains(f, "f:status") || strings.Contains(f, "f:spec") {
+		t.Errorf("the status applier owns %s, want status and not spec", f)
+	}
+}
