@@ -1,6 +1,7 @@
 package controlplane
 
 import (
+	"context"
 	"net"
 	"regexp"
 
@@ -27,12 +28,12 @@ var addressIP = regexp.MustCompile(`^subsets\[\d+\]\.(notReadyA|a)ddresses\[\d+\
 // loopbackStrategy drops the errors about loopback addresses in ip fields.
 type loopbackStrategy struct{ registry.Strategy }
 
-func (s loopbackStrategy) Validate(obj meta.Object) field.ErrorList {
-	return dropLoopback(s.Strategy.Validate(obj))
+func (s loopbackStrategy) Validate(ctx context.Context, obj meta.Object) field.ErrorList {
+	return dropLoopback(s.Strategy.Validate(ctx, obj))
 }
 
-func (s loopbackStrategy) ValidateUpdate(obj, old meta.Object) field.ErrorList {
-	return dropLoopback(s.Strategy.ValidateUpdate(obj, old))
+func (s loopbackStrategy) ValidateUpdate(ctx context.Context, obj, old meta.Object) field.ErrorList {
+	return dropLoopback(s.Strategy.ValidateUpdate(ctx, obj, old))
 }
 
 func dropLoopback(errs field.ErrorList) field.ErrorList {

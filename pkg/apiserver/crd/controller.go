@@ -16,6 +16,7 @@ import (
 	"platform.io/client/api/meta"
 	"platform.io/client/controller"
 
+	"platform.io/platform/pkg/apiserver/crd/applyschema"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/apiextensions/customresourcedefinition"
 )
@@ -42,6 +43,9 @@ type Config struct {
 	OpenAPI Publisher
 	// Builtin are the built-in rows, whose names a definition may not take.
 	Builtin []*registry.Resource
+	// Apply, when set, is what each version's server-side apply type
+	// shares with the built-in kinds; nil leaves the rows without one.
+	Apply *applyschema.Shared
 	// CleanupInterval is how often a deleted definition's objects that
 	// wait for their own finalizers are checked again; 0 means a second.
 	CleanupInterval time.Duration
@@ -200,7 +204,7 @@ func (c *Controller) serve(crd *apiextv1.CustomResourceDefinition) error {
 	if cur != nil && cur.fingerprint == fp {
 		return nil
 	}
-	rows, err := BuildRows(crd)
+	rows, err := BuildRows(crd, c.cfg.Apply)
 	if err != nil {
 		return fmt.Errorf("%w: %s: %v", controller.ErrTerminal, crd.Name, err)
 	}

@@ -12,9 +12,9 @@ import (
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/crd/applyschema"
 	"platform.io/platform/pkg/apiserver/crd/instance"
 	"platform.io/platform/pkg/apiserver/registry"
-	"platform.io/platform/pkg/apiserver/validation/field"
 )
 
 // Rows are the registry rows of one definition.
@@ -29,10 +29,11 @@ type Rows struct {
 	Terminating *atomic.Bool
 }
 
-// BuildRows returns the rows of crd under its accepted names. It fails
-// when a version's schema does not load (validation refuses such
-// definitions, so only data written around it can).
-func BuildRows(crd *apiextv1.CustomResourceDefinition) (*Rows, error) {
+// BuildRows returns the rows of crd under its accepted names, each with
+// the server-side apply type of its version's schema when apply is set.
+// It fails when a version's schema does not load (validation refuses
+// such definitions, so only data written around it can).
+func BuildRows(crd *apiextv1.CustomResourceDefinition, apply *applyschema.Shared) (*Rows, error) {
 	out := &Rows{Terminating: new(atomic.Bool)}
 	var names []string
 	versions := map[string]*apiextv1.CustomResourceDefinitionVersion{}
@@ -40,7 +41,7 @@ func BuildRows(crd *apiextv1.CustomResourceDefinition) (*Rows, error) {
 		v := &crd.Spec.Versions[i]
 		versions[v.Name] = v
 		if v.Storage {
-			r, err := row(crd, v, out.Terminating)
+			r, err := row(crd, v, out.Terminating, apply)
 			if err != nil {
 				return nil, err
 			}
@@ -59,7 +60,7 @@ func BuildRows(crd *apiextv1.CustomResourceDefinition) (*Rows, error) {
 		r := out.Storage
 		if name != out.Storage.Version {
 			var err error
-			if r, err = row(crd, versions[name], out.Terminating); err != nil {
+			if r, err = row(crd, versions[name], out.Terminating, apply); err != nil {
 				return nil, err
 			}
 			r.Storage = out.Storage
@@ -104,7 +105,7 @@ func deprecation(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResou
 }
 
 // row is the registry row of version v of crd.
-func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefinitionVersion, terminating *atomic.Bool) (*registry.Resource, error) {
+func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefinitionVersion, terminating *atomic.Bool, apply *applyschema.Shared) (*registry.Resource, error) {
 	s, err := loadSchema(v)
 	if err != nil {
 		return nil, err
@@ -129,16 +130,21 @@ func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefin
 		DefaultOnRead: true,
 	}
 	gr := r.GroupResource()
-	r.Strategy = registry.Typed[instance.Object]{
-		DefaultFunc:        rules.normalize,
-		ValidateFunc:       func(o *instance.Object) field.ErrorList { return rules.validate(o, nil) },
-		ValidateUpdateFunc: rules.validate,
+	r.Strategy = strategy{rules: rules, Typed: registry.Typed[instance.Object]{
+		DefaultFunc: rules.normalize,
 		CheckCreateFunc: func(_ context.Context, _ *instance.Object) error {
 			if terminating.Load() {
 				return apierrors.NewMethodNotSupported(gr, "create (the CustomResourceDefinition is being deleted)")
 			}
 			return nil
 		},
+	}}
+	if apply != nil {
+		pt, err := applyschema.Build(fmt.Sprintf("%s.%s.%s", r.Group, r.Version, r.Kind), s, apply)
+		if err != nil {
+			return nil, fmt.Errorf("version %s: server-side apply type: %w", v.Name, err)
+		}
+		r.ApplyType = &pt
 	}
 	if len(v.SelectableFields) > 0 {
 		paths := make(map[string][]string, len(v.SelectableFields))

@@ -11,6 +11,7 @@ import (
 	"platform.io/platform/pkg/apiserver/crd/cel"
 	"platform.io/platform/pkg/apiserver/crd/instance"
 	"platform.io/platform/pkg/apiserver/crd/structural"
+	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/validation/field"
 )
 
@@ -106,9 +107,9 @@ func (r schemaRules) normalize(o *instance.Object) {
 // validate checks obj (an update of old, when old is not nil) against the
 // schema, one error per failing field, then, when the schema found
 // nothing, against the CEL rules, as upstream skips the rules of an object
-// of the wrong shape. The rules' runtime cost budget bounds every
-// evaluation; the strategy has no request context to pass on.
-func (r schemaRules) validate(o, old *instance.Object) field.ErrorList {
+// of the wrong shape. The rules stop at their runtime cost budget or when
+// ctx, the request's, is done, whichever comes first.
+func (r schemaRules) validate(ctx context.Context, o, old *instance.Object) field.ErrorList {
 	obj := tree(o)
 	if errs := r.s.Validate(nil, obj); len(errs) > 0 {
 		return errs
@@ -117,5 +118,22 @@ func (r schemaRules) validate(o, old *instance.Object) field.ErrorList {
 	if old != nil {
 		prev = tree(old)
 	}
-	return r.rules.Validate(context.Background(), nil, obj, prev)
+	return r.rules.Validate(ctx, nil, obj, prev)
+}
+
+// strategy is the strategy of a custom version: Typed's parts, with
+// validation by the schema and its rules in the request's context.
+type strategy struct {
+	registry.Typed[instance.Object]
+	rules schemaRules
+}
+
+var _ registry.Strategy = strategy{}
+
+func (s strategy) Validate(ctx context.Context, obj meta.Object) field.ErrorList {
+	return s.rules.validate(ctx, obj.(*instance.Object), nil)
+}
+
+func (s strategy) ValidateUpdate(ctx context.Context, obj, old meta.Object) field.ErrorList {
+	return s.rules.validate(ctx, obj.(*instance.Object), old.(*instance.Object))
 }

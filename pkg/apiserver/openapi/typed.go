@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
@@ -23,8 +24,8 @@ const (
 // converter names them: deduced (maps merge key by key, lists and scalars
 // are replaced whole) and untyped (replaced whole).
 const (
-	deducedName = "__untyped_deduced_"
-	untypedName = "__untyped_atomic_"
+	DeducedType = "__untyped_deduced_"
+	UntypedType = "__untyped_atomic_"
 )
 
 // TypedSchema is the structured-merge-diff form of the served kinds'
@@ -74,6 +75,27 @@ func BuildTypedSchema(rows []*registry.Resource) (*TypedSchema, error) {
 	return ts, nil
 }
 
+// ObjectMetaTypes returns the typed definitions of ObjectMeta, of every
+// definition it refers to and of the two open types (DeducedType,
+// UntypedType), with the name of ObjectMeta's: what the typed schema of a
+// custom kind, built from its own schema, shares with the built-in kinds.
+func ObjectMetaTypes() (string, []smdschema.TypeDef, error) {
+	d := newDefinitions()
+	name, err := d.define(reflect.TypeFor[meta.ObjectMeta]())
+	if err != nil {
+		return "", nil, err
+	}
+	var types []smdschema.TypeDef
+	for _, def := range sortedDefs(d.closure([]string{name})) {
+		atom, err := typedAtom(d.defs[def])
+		if err != nil {
+			return "", nil, fmt.Errorf("openapi: typed schema of %s: %w", def, err)
+		}
+		types = append(types, smdschema.TypeDef{Name: def, Atom: atom})
+	}
+	return name, append(types, openTypes()...), nil
+}
+
 // Type returns the parseable type of gvk; ok is false for a kind with no
 // schema (a virtual resource), which callers handle as deduced.
 func (t *TypedSchema) Type(gvk meta.GroupVersionKind) (typed.ParseableType, bool) {
@@ -96,14 +118,14 @@ func scaleGVK() meta.GroupVersionKind {
 
 // openTypes are the deduced and untyped definitions.
 func openTypes() []smdschema.TypeDef {
-	untyped, deduced := untypedName, deducedName
+	untyped, deduced := UntypedType, DeducedType
 	return []smdschema.TypeDef{
-		{Name: untypedName, Atom: smdschema.Atom{
+		{Name: UntypedType, Atom: smdschema.Atom{
 			Scalar: ptr(smdschema.Untyped),
 			List:   &smdschema.List{ElementType: smdschema.TypeRef{NamedType: &untyped}, ElementRelationship: smdschema.Atomic},
 			Map:    &smdschema.Map{ElementType: smdschema.TypeRef{NamedType: &untyped}, ElementRelationship: smdschema.Atomic},
 		}},
-		{Name: deducedName, Atom: smdschema.Atom{
+		{Name: DeducedType, Atom: smdschema.Atom{
 			Scalar: ptr(smdschema.Untyped),
 			List:   &smdschema.List{ElementType: smdschema.TypeRef{NamedType: &untyped}, ElementRelationship: smdschema.Atomic},
 			Map:    &smdschema.Map{ElementType: smdschema.TypeRef{NamedType: &deduced}, ElementRelationship: smdschema.Separable},
@@ -120,7 +142,7 @@ func typedRef(s *schema) (smdschema.TypeRef, error) {
 		return smdschema.TypeRef{NamedType: &name}, nil
 	}
 	if isOpen(s) {
-		name := deducedName
+		name := DeducedType
 		return smdschema.TypeRef{NamedType: &name}, nil
 	}
 	atom, err := typedAtom(s)

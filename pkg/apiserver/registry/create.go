@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"math/big"
 	"reflect"
 
@@ -105,7 +106,7 @@ func (s *Store) admitCreate(ctx context.Context, w write, obj meta.Object) (meta
 		s.Resource.Strategy.Default(obj)
 	}
 	s.Resource.Strategy.PrepareForCreate(obj)
-	if err := s.validateCreate(obj); err != nil {
+	if err := s.validateCreate(ctx, obj); err != nil {
 		return nil, err
 	}
 	if err := s.checkCreate(ctx, obj); err != nil {
@@ -118,14 +119,28 @@ func (s *Store) admitCreate(ctx context.Context, w write, obj meta.Object) (meta
 	return obj, nil
 }
 
-func (s *Store) validateCreate(obj meta.Object) error {
+func (s *Store) validateCreate(ctx context.Context, obj meta.Object) error {
 	m := obj.GetObjectMeta()
 	errs := validation.ObjectMeta(m, s.Resource.Namespaced, s.Resource.nameFunc(), field.NewPath("metadata"))
-	errs = append(errs, s.Resource.Strategy.Validate(obj)...)
+	errs = append(errs, s.Resource.Strategy.Validate(ctx, obj)...)
 	if len(errs) > 0 {
-		return apierrors.NewInvalid(s.Resource.GroupVersionKind(), nameForError(m), errs.Causes())
+		return s.invalid(ctx, nameForError(m), errs)
 	}
 	return nil
+}
+
+// invalid is the answer to a write whose validation found errs: 422
+// Invalid, or 504 Timeout when the request's deadline passed meanwhile
+// (validation stopped short, so errs may not be the object's fault), as
+// upstream answers a request that outlives its deadline. The causes are
+// kept either way.
+func (s *Store) invalid(ctx context.Context, name string, errs field.ErrorList) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		e := apierrors.NewTimeout(fmt.Sprintf("request did not complete within requested timeout - %v", ctx.Err()), 0)
+		e.ErrStatus.Details.Causes = errs.Causes()
+		return e
+	}
+	return apierrors.NewInvalid(s.Resource.GroupVersionKind(), name, errs.Causes())
 }
 
 // checkCreate runs the strategy's WriteChecker, if any.
@@ -193,8 +208,8 @@ func Export(r *Resource, obj meta.Object, exact bool) {
 // and lets the resource compute the answer; nothing is stored.
 func (s *Store) createVirtual(ctx context.Context, obj meta.Object) (meta.Object, error) {
 	s.Resource.Strategy.Default(obj)
-	if errs := s.Resource.Strategy.Validate(obj); len(errs) > 0 {
-		return nil, apierrors.NewInvalid(s.Resource.GroupVersionKind(), nameForError(obj.GetObjectMeta()), errs.Causes())
+	if errs := s.Resource.Strategy.Validate(ctx, obj); len(errs) > 0 {
+		return nil, s.invalid(ctx, nameForError(obj.GetObjectMeta()), errs)
 	}
 	out, err := s.Resource.Virtual(ctx, obj)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/validation"
@@ -33,6 +35,10 @@ type Resource struct {
 	// request's fieldValidation decides whether they are refused (Strict),
 	// reported as warnings (Warn) or dropped silently (Ignore).
 	Prune func(obj meta.Object) []string
+	// ApplyType, when set, is the structured-merge-diff type server-side
+	// apply merges the objects by (a custom resource's, built from its
+	// schema); nil means the one built from the Go types' definitions.
+	ApplyType *typed.ParseableType
 	// Warning, when set, is sent with every response of this resource (a
 	// deprecated version of a custom resource).
 	Warning string
@@ -162,10 +168,13 @@ type Strategy interface {
 	PrepareForCreate(obj meta.Object)
 	// PrepareForUpdate adjusts obj, replacing old, before validation.
 	PrepareForUpdate(obj, old meta.Object)
-	// Validate checks a new object's type-specific fields.
-	Validate(obj meta.Object) field.ErrorList
-	// ValidateUpdate checks an update's type-specific fields and immutability.
-	ValidateUpdate(obj, old meta.Object) field.ErrorList
+	// Validate checks a new object's type-specific fields. ctx is the
+	// request's: validation that may run long (a custom resource's CEL
+	// rules) stops when it is done.
+	Validate(ctx context.Context, obj meta.Object) field.ErrorList
+	// ValidateUpdate checks an update's type-specific fields and
+	// immutability, within ctx as Validate.
+	ValidateUpdate(ctx context.Context, obj, old meta.Object) field.ErrorList
 }
 
 // WriteChecker is implemented by strategies that decide a write by who
@@ -230,14 +239,14 @@ func (s Typed[T]) PrepareForUpdate(obj, old meta.Object) {
 	}
 }
 
-func (s Typed[T]) Validate(obj meta.Object) field.ErrorList {
+func (s Typed[T]) Validate(_ context.Context, obj meta.Object) field.ErrorList {
 	if s.ValidateFunc == nil {
 		return nil
 	}
 	return s.ValidateFunc(any(obj).(*T))
 }
 
-func (s Typed[T]) ValidateUpdate(obj, old meta.Object) field.ErrorList {
+func (s Typed[T]) ValidateUpdate(_ context.Context, obj, old meta.Object) field.ErrorList {
 	if s.ValidateUpdateFunc == nil {
 		return nil
 	}

@@ -202,9 +202,9 @@ func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform
 		}
 	}
 	errs := validation.ObjectMetaUpdate(m, om, field.NewPath("metadata"))
-	errs = append(errs, s.Resource.Strategy.ValidateUpdate(obj, old)...)
+	errs = append(errs, s.Resource.Strategy.ValidateUpdate(ctx, obj, old)...)
 	if len(errs) > 0 {
-		return nil, nil, apierrors.NewInvalid(s.Resource.GroupVersionKind(), om.Name, errs.Causes())
+		return nil, nil, s.invalid(ctx, om.Name, errs)
 	}
 	if c, ok := s.Resource.Strategy.(WriteChecker); ok && opts.Part == Main {
 		if err := c.CheckUpdate(ctx, obj, old); err != nil {

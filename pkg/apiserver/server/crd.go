@@ -6,11 +6,11 @@ import (
 	"sync"
 
 	"go.uber.org/zap"
-	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	apiextv1 "platform.io/client/api/apiextensions/v1"
 
 	"platform.io/platform/pkg/apiserver/crd"
+	"platform.io/platform/pkg/apiserver/crd/applyschema"
 	"platform.io/platform/pkg/apiserver/fieldmanager"
 	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/options"
@@ -50,12 +50,20 @@ func (s *Server) buildCustomResources(spec *openapi.Spec) error {
 	for i, st := range s.stores {
 		builtin[i] = st.Resource
 	}
-	ctrl, err := crd.New(s.lg.Named("crd"), crd.Config{
+	cfg := crd.Config{
 		Definitions: s.store(apiextv1.GroupName, "customresourcedefinitions"),
 		Registrar:   cr,
 		OpenAPI:     spec,
 		Builtin:     builtin,
-	})
+	}
+	if s.opts.Features.Enabled(options.ServerSideApply) {
+		name, types, err := openapi.ObjectMetaTypes()
+		if err != nil {
+			return fmt.Errorf("build the typed schema of custom resources' metadata: %w", err)
+		}
+		cfg.Apply = &applyschema.Shared{ObjectMeta: name, Deduced: openapi.DeducedType, Untyped: openapi.UntypedType, Types: types}
+	}
+	ctrl, err := crd.New(s.lg.Named("crd"), cfg)
 	if err != nil {
 		return err
 	}
@@ -153,12 +161,12 @@ func (c *customResources) stopCacheLocked(sp string) {
 }
 
 // customFieldManager keeps the managedFields of a custom resource, whose
-// objects are parsed without a schema (deduced), when server-side apply
-// is on.
+// objects are parsed by the type its row built from the version's schema,
+// when server-side apply is on.
 func (s *Server) customFieldManager(r *registry.Resource) *fieldmanager.FieldManager {
-	if !s.opts.Features.Enabled(options.ServerSideApply) {
+	if !s.opts.Features.Enabled(options.ServerSideApply) || r.ApplyType == nil {
 		return nil
 	}
-	return fieldmanager.New(s.lg.Named("fieldmanager"), fieldmanager.Config{Type: typed.DeducedParseableType,
+	return fieldmanager.New(s.lg.Named("fieldmanager"), fieldmanager.Config{Type: *r.ApplyType,
 		APIVersion: r.GroupVersion().String(), Kind: r.Kind, New: r.New, HasStatus: r.HasStatus})
 }

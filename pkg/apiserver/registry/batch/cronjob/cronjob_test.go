@@ -112,7 +112,7 @@ func TestValidate(t *testing.T) {
 		v1.Strategy.Default(c)
 		return c
 	}
-	if errs := v1.Strategy.Validate(base()); len(errs) != 0 {
+	if errs := v1.Strategy.Validate(t.Context(), base()); len(errs) != 0 {
 		t.Fatalf("valid cronjob rejected: %v", errs)
 	}
 	for _, tc := range []struct {
@@ -144,11 +144,11 @@ func TestValidate(t *testing.T) {
 	} {
 		c := base()
 		tc.mut(c)
-		if errs := v1.Strategy.Validate(c); !findError(errs, tc.path, tc.typ) {
+		if errs := v1.Strategy.Validate(t.Context(), c); !findError(errs, tc.path, tc.typ) {
 			t.Errorf("%s: errors %v, want %s at %s", tc.name, errs, tc.typ, tc.path)
 		}
 		beta := &batchv1beta1.CronJob{ObjectMeta: c.ObjectMeta, Spec: fromV1(&c.Spec)}
-		if errs := v1beta1.Strategy.Validate(beta); !findError(errs, tc.path, tc.typ) {
+		if errs := v1beta1.Strategy.Validate(t.Context(), beta); !findError(errs, tc.path, tc.typ) {
 			t.Errorf("v1beta1 %s: errors %v, want %s at %s", tc.name, errs, tc.typ, tc.path)
 		}
 	}
@@ -157,7 +157,7 @@ func TestValidate(t *testing.T) {
 	ok.Name = strings.Repeat("n", 52)
 	ok.Spec.TimeZone = ptr("Europe/Berlin")
 	ok.Spec.Schedule = "@every 1h"
-	if errs := v1.Strategy.Validate(ok); len(errs) != 0 {
+	if errs := v1.Strategy.Validate(t.Context(), ok); len(errs) != 0 {
 		t.Errorf("52-character name with a time zone rejected: %v", errs)
 	}
 }
@@ -173,11 +173,11 @@ func TestValidateUpdate(t *testing.T) {
 	c.Name = old.Name
 	c.Spec.Schedule = "TZ=UTC 5 * * * *"
 	v1.Strategy.Default(c)
-	if errs := v1.Strategy.ValidateUpdate(c, old); len(errs) != 0 {
+	if errs := v1.Strategy.ValidateUpdate(t.Context(), c, old); len(errs) != 0 {
 		t.Errorf("update keeping TZ and a long name rejected: %v", errs)
 	}
 	c.Spec.TimeZone = ptr("UTC")
-	if errs := v1.Strategy.ValidateUpdate(c, old); !findError(errs, "spec.schedule", field.TypeInvalid) {
+	if errs := v1.Strategy.ValidateUpdate(t.Context(), c, old); !findError(errs, "spec.schedule", field.TypeInvalid) {
 		t.Errorf("TZ together with timeZone accepted: %v", errs)
 	}
 	plain := rawCronJob()
@@ -185,7 +185,7 @@ func TestValidateUpdate(t *testing.T) {
 	c = rawCronJob()
 	c.Spec.Schedule = "TZ=UTC 0 * * * *"
 	v1.Strategy.Default(c)
-	if errs := v1.Strategy.ValidateUpdate(c, plain); !findError(errs, "spec.schedule", field.TypeInvalid) {
+	if errs := v1.Strategy.ValidateUpdate(t.Context(), c, plain); !findError(errs, "spec.schedule", field.TypeInvalid) {
 		t.Errorf("TZ added on update accepted: %v", errs)
 	}
 }

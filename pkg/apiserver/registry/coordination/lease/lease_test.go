@@ -36,7 +36,7 @@ func TestValidate(t *testing.T) {
 			LeaseTransitions: ptr[int32](0), AcquireTime: &meta.MicroTime{}, RenewTime: &meta.MicroTime{},
 		},
 	}
-	if errs := r.Strategy.Validate(valid); len(errs) != 0 {
+	if errs := r.Strategy.Validate(t.Context(), valid); len(errs) != 0 {
 		t.Fatalf("valid lease rejected: %v", errs)
 	}
 	withStrategy := *valid
@@ -45,7 +45,7 @@ func TestValidate(t *testing.T) {
 	custom := *valid
 	custom.Spec.Strategy = ptr[coordinationv1.CoordinatedLeaseStrategy]("example.com/mine")
 	for _, l := range []*coordinationv1.Lease{&withStrategy, &custom, {}} {
-		if errs := r.Strategy.Validate(l); len(errs) != 0 {
+		if errs := r.Strategy.Validate(t.Context(), l); len(errs) != 0 {
 			t.Errorf("%+v rejected: %v", l.Spec, errs)
 		}
 	}
@@ -63,7 +63,7 @@ func TestValidate(t *testing.T) {
 		{"preferred holder without strategy", coordinationv1.LeaseSpec{PreferredHolder: ptr("x")}, "spec.preferredHolder", field.TypeForbidden},
 	} {
 		l := &coordinationv1.Lease{Spec: tc.spec}
-		for _, errs := range []field.ErrorList{r.Strategy.Validate(l), r.Strategy.ValidateUpdate(l, valid)} {
+		for _, errs := range []field.ErrorList{r.Strategy.Validate(t.Context(), l), r.Strategy.ValidateUpdate(t.Context(), l, valid)} {
 			found := false
 			for _, e := range errs {
 				found = found || (e.Field == tc.path && e.Type == tc.typ)

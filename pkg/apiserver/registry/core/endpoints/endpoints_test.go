@@ -72,7 +72,7 @@ func TestValidate(t *testing.T) {
 			if msg := corevalidation.Expect(validate(ep), c.typ, c.field); msg != "" {
 				t.Error(msg)
 			}
-			if msg := corevalidation.Expect(Resource().Strategy.ValidateUpdate(ep, &corev1.Endpoints{}), c.typ, c.field); msg != "" {
+			if msg := corevalidation.Expect(Resource().Strategy.ValidateUpdate(t.Context(), ep, &corev1.Endpoints{}), c.typ, c.field); msg != "" {
 				t.Error("update:", msg)
 			}
 		})

@@ -105,7 +105,7 @@ func TestValidate(t *testing.T) {
 			if msg := corevalidation.Expect(validate(e), c.typ, c.field); msg != "" {
 				t.Error(msg)
 			}
-			if msg := corevalidation.Expect(Resource(nil).Strategy.ValidateUpdate(e, e), c.typ, c.field); msg != "" {
+			if msg := corevalidation.Expect(Resource(nil).Strategy.ValidateUpdate(t.Context(), e, e), c.typ, c.field); msg != "" {
 				t.Error("update:", msg)
 			}
 		})

@@ -42,7 +42,7 @@ func TestValidate(t *testing.T) {
 			if msg := corevalidation.Expect(validate(&c.sa), c.typ, c.field); msg != "" {
 				t.Error(msg)
 			}
-			if msg := corevalidation.Expect(Resource().Strategy.ValidateUpdate(&c.sa, &corev1.ServiceAccount{}), c.typ, c.field); msg != "" {
+			if msg := corevalidation.Expect(Resource().Strategy.ValidateUpdate(t.Context(), &c.sa, &corev1.ServiceAccount{}), c.typ, c.field); msg != "" {
 				t.Error("update:", msg)
 			}
 		})

@@ -71,7 +71,7 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			errs := r.Strategy.Validate(tt.pc)
+			errs := r.Strategy.Validate(t.Context(), tt.pc)
 			if tt.path == "" {
 				if len(errs) != 0 {
 					t.Errorf("valid class refused: %v", errs)
@@ -107,7 +107,7 @@ func TestValidateUpdate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			errs := r.Strategy.ValidateUpdate(tt.pc, old)
+			errs := r.Strategy.ValidateUpdate(t.Context(), tt.pc, old)
 			if tt.path == "" {
 				if len(errs) != 0 {
 					t.Errorf("valid update refused: %v", errs)
@@ -121,7 +121,7 @@ func TestValidateUpdate(t *testing.T) {
 	}
 	// A built-in class cannot be made the global default.
 	sys := class("system-node-critical", 2000001000, false)
-	if errs := r.Strategy.ValidateUpdate(class("system-node-critical", 2000001000, true), sys); len(errs) != 1 || errs[0].Field != "metadata.name" {
+	if errs := r.Strategy.ValidateUpdate(t.Context(), class("system-node-critical", 2000001000, true), sys); len(errs) != 1 || errs[0].Field != "metadata.name" {
 		t.Errorf("system class made global default: %v", errs)
 	}
 }
