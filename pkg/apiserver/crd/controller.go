@@ -16,6 +16,7 @@ import (
 	"platform.io/client/api/meta"
 	"platform.io/client/controller"
 
+	"platform.io/platform/pkg/apiserver/crd/conversion"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/apiextensions/customresourcedefinition"
 )
@@ -40,6 +41,9 @@ type Config struct {
 	Registrar Registrar
 	// Builtin are the built-in rows, whose names a definition may not take.
 	Builtin []*registry.Resource
+	// Conversion calls the conversion webhooks of the definitions whose
+	// strategy is Webhook; without it such definitions are not served.
+	Conversion *conversion.Caller
 	// CleanupInterval is how often a deleted definition's objects that
 	// wait for their own finalizers are checked again; 0 means a second.
 	CleanupInterval time.Duration
@@ -198,7 +202,7 @@ func (c *Controller) serve(crd *apiextv1.CustomResourceDefinition) error {
 	if cur != nil && cur.fingerprint == fp {
 		return nil
 	}
-	rows, err := BuildRows(crd)
+	rows, err := BuildRows(crd, c.cfg.Conversion)
 	if err != nil {
 		return fmt.Errorf("%w: %s: %v", controller.ErrTerminal, crd.Name, err)
 	}

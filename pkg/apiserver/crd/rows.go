@@ -12,6 +12,7 @@ import (
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 
+	"platform.io/platform/pkg/apiserver/crd/conversion"
 	"platform.io/platform/pkg/apiserver/crd/instance"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/validation/field"
@@ -31,20 +32,23 @@ type Rows struct {
 
 // BuildRows returns the rows of crd under its accepted names. It fails
 // when a version's schema does not load (validation refuses such
-// definitions, so only data written around it can).
-func BuildRows(crd *apiextv1.CustomResourceDefinition) (*Rows, error) {
+// definitions, so only data written around it can). Under the Webhook
+// conversion strategy the rows of the versions other than the storage
+// version convert through the definition's webhook, called by hooks.
+func BuildRows(crd *apiextv1.CustomResourceDefinition, hooks *conversion.Caller) (*Rows, error) {
 	out := &Rows{Terminating: new(atomic.Bool)}
 	var names []string
+	var storageRules schemaRules
 	versions := map[string]*apiextv1.CustomResourceDefinitionVersion{}
 	for i := range crd.Spec.Versions {
 		v := &crd.Spec.Versions[i]
 		versions[v.Name] = v
 		if v.Storage {
-			r, err := row(crd, v, out.Terminating)
+			r, rules, err := row(crd, v, out.Terminating)
 			if err != nil {
 				return nil, err
 			}
-			out.Storage = r
+			out.Storage, storageRules = r, rules
 		}
 		if v.Served {
 			names = append(names, v.Name)
@@ -54,17 +58,27 @@ func BuildRows(crd *apiextv1.CustomResourceDefinition) (*Rows, error) {
 		return out, nil
 	}
 	sortVersions(names)
-	webhook := crd.Spec.Conversion != nil && crd.Spec.Conversion.Strategy == apiextv1.WebhookConverter
+	var hook *conversion.Webhook
+	if crd.Spec.Conversion != nil && crd.Spec.Conversion.Strategy == apiextv1.WebhookConverter {
+		if hooks == nil {
+			return nil, errors.New("no caller of conversion webhooks is configured")
+		}
+		var err error
+		if hook, err = hooks.For(crd); err != nil {
+			return nil, err
+		}
+	}
 	for _, name := range names {
 		r := out.Storage
 		if name != out.Storage.Version {
+			var rules schemaRules
 			var err error
-			if r, err = row(crd, versions[name], out.Terminating); err != nil {
+			if r, rules, err = row(crd, versions[name], out.Terminating); err != nil {
 				return nil, err
 			}
 			r.Storage = out.Storage
-			if webhook {
-				r.Convert = noWebhook
+			if hook != nil {
+				r.Convert = webhookConversion(hook, side{r, rules}, side{out.Storage, storageRules})
 			}
 		}
 		r.Warning = deprecation(crd, versions[name], names, versions)
@@ -72,17 +86,6 @@ func BuildRows(crd *apiextv1.CustomResourceDefinition) (*Rows, error) {
 	}
 	return out, nil
 }
-
-// noWebhook is the conversion of a version whose definition asks for a
-// conversion webhook, which this server does not call yet: its objects
-// are refused (500) rather than converted by the None rules, which would
-// store or serve them wrongly.
-var noWebhook = &registry.Conversion{
-	ToStorage:   func(meta.Object) (meta.Object, error) { return nil, errNoWebhook },
-	FromStorage: func(meta.Object) (meta.Object, error) { return nil, errNoWebhook },
-}
-
-var errNoWebhook = errors.New("conversion webhooks are not supported yet: only the storage version of this resource can be read and written")
 
 // deprecation is the warning of a deprecated version: its own, or
 // upstream's default naming the preferred version that is not deprecated.
@@ -103,15 +106,15 @@ func deprecation(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResou
 	return msg
 }
 
-// row is the registry row of version v of crd.
-func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefinitionVersion, terminating *atomic.Bool) (*registry.Resource, error) {
+// row is the registry row of version v of crd, and its schema's rules.
+func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefinitionVersion, terminating *atomic.Bool) (*registry.Resource, schemaRules, error) {
 	s, err := loadSchema(v)
 	if err != nil {
-		return nil, err
+		return nil, schemaRules{}, err
 	}
 	rules, err := newSchemaRules(s)
 	if err != nil {
-		return nil, fmt.Errorf("version %s: %w", v.Name, err)
+		return nil, schemaRules{}, fmt.Errorf("version %s: %w", v.Name, err)
 	}
 	names := crd.Status.AcceptedNames
 	split := v.Subresources != nil && v.Subresources.Status != nil
@@ -158,7 +161,7 @@ func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefin
 	if v.Subresources != nil && v.Subresources.Scale != nil {
 		r.Scale = scaleAccessor(v.Subresources.Scale)
 	}
-	return r, nil
+	return r, rules, nil
 }
 
 // splitPath turns ".spec.replicas" into [spec replicas].

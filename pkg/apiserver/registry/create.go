@@ -58,7 +58,7 @@ func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.
 			s.stamp(obj, 0)
 			return obj, nil
 		}
-		data, err := s.encode(obj)
+		data, err := s.encode(ctx, obj)
 		if err != nil {
 			return nil, apierrors.NewInternalError(err)
 		}

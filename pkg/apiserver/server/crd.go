@@ -10,7 +10,9 @@ import (
 
 	apiextv1 "platform.io/client/api/apiextensions/v1"
 
+	"platform.io/platform/pkg/apiserver/admission/webhook/client"
 	"platform.io/platform/pkg/apiserver/crd"
+	"platform.io/platform/pkg/apiserver/crd/conversion"
 	"platform.io/platform/pkg/apiserver/fieldmanager"
 	"platform.io/platform/pkg/apiserver/options"
 	"platform.io/platform/pkg/apiserver/registry"
@@ -49,10 +51,18 @@ func (s *Server) buildCustomResources() error {
 	for i, st := range s.stores {
 		builtin[i] = st.Resource
 	}
+	// Conversion webhooks are reached as admission webhooks are: by URL,
+	// or by Service through its Endpoints, with the definition's caBundle.
+	hooks, err := conversion.NewCaller(client.New(client.StoreResolver{
+		Services: s.store("", "services"), Endpoints: s.store("", "endpoints")}), s.registry)
+	if err != nil {
+		return err
+	}
 	ctrl, err := crd.New(s.lg.Named("crd"), crd.Config{
 		Definitions: s.store(apiextv1.GroupName, "customresourcedefinitions"),
 		Registrar:   cr,
 		Builtin:     builtin,
+		Conversion:  hooks,
 	})
 	if err != nil {
 		return err
