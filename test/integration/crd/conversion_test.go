@@ -182,7 +182,7 @@ func TestConversionWebhook(t *testing.T) {
 	if got := stored["spec"]; fmt.Sprint(got) != "map[hostPort:db.local:5432]" {
 		t.Errorf("stored as v1 spec %v", got)
 	}
-	if meta(stored)["labels"].(map[string]any)["converted-from"] != "v2" {
+	if labels, _ := meta(stored)["labels"].(map[string]any); labels["converted-from"] != "v2" {
 		t.Errorf("labels set by the webhook not kept: %v", meta(stored)["labels"])
 	}
 	got := s.Do(t, "GET", v2+"/db", nil).Expect(t, http.StatusOK).Map(t)
