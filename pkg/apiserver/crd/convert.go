@@ -60,5 +60,6 @@ func webhookConversion(hook *conversion.Webhook, served, storage side) *registry
 		FromStorageList: func(ctx context.Context, stored []meta.Object) ([]meta.Object, error) {
 			return to(ctx, stored, storage, served)
 		},
+		ReadBack: true,
 	}
 }

@@ -70,6 +70,9 @@ func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.
 			return nil, s.interpret(err, m.Name)
 		}
 		s.wrote(kv.Revision)
+		if c := s.Resource.Convert; c != nil && c.ReadBack {
+			return s.decode(ctx, storage.KV{Key: s.key(m.Namespace, m.Name), Value: data, Revision: kv.Revision})
+		}
 		s.stamp(obj, kv.Revision)
 		return obj, nil
 	}

@@ -292,6 +292,10 @@ type Conversion struct {
 	// list's chunk) at once, in their order; nil converts them one by one
 	// with FromStorage.
 	FromStorageList func(ctx context.Context, stored []meta.Object) ([]meta.Object, error)
+	// ReadBack makes the answer to a write the stored object converted
+	// back, as a read would return it, rather than the object written: a
+	// conversion that may not round-trip (a webhook's) shows its effect.
+	ReadBack bool
 }
 
 // ScaleAccessor reads and writes the replica count behind the scale subresource.

@@ -68,17 +68,20 @@ func (o UpdateOptions) subresource() string {
 // object and whether it was created.
 func (s *Store) Update(ctx context.Context, ns, name string, transform TransformFunc, opts UpdateOptions) (meta.Object, bool, error) {
 	var out meta.Object
+	var written []byte // what was stored, nil when nothing changed
 	created := false
 	key := s.key(ns, name)
 	tryUpdate := func(cur storage.KV) ([]byte, error) {
-		created = false
+		created, written = false, nil
 		if cur.Value == nil {
 			obj, err := s.createOnUpdate(ctx, ns, name, transform, opts)
 			if err != nil {
 				return nil, err
 			}
 			created, out = true, obj
-			return s.encode(ctx, obj)
+			data, err := s.encode(ctx, obj)
+			written = data
+			return data, err
 		}
 		obj, old, err := s.transformExisting(ctx, cur, transform, opts)
 		if err != nil {
@@ -93,6 +96,7 @@ func (s *Store) Update(ctx context.Context, ns, name string, transform Transform
 			out = old
 			return nil, nil // nothing changed: keep the revision
 		}
+		written = data
 		return data, nil
 	}
 	if opts.DryRun {
@@ -112,6 +116,11 @@ func (s *Store) Update(ctx context.Context, ns, name string, transform Transform
 	}
 	s.wrote(kv.Revision)
 	s.stamp(out, kv.Revision)
+	if c := s.Resource.Convert; c != nil && c.ReadBack && written != nil {
+		if out, err = s.decode(ctx, storage.KV{Key: key, Value: written, Revision: kv.Revision}); err != nil {
+			return nil, false, err
+		}
+	}
 	if _, err := s.finishDeletion(ctx, out, kv.Revision); err != nil {
 		return nil, false, err
 	}

@@ -178,6 +178,11 @@ func TestConversionWebhook(t *testing.T) {
 	if created["apiVersion"] != "conv.example.com/v2" || created["spec"].(map[string]any)["host"] != "db.local" {
 		t.Errorf("create answered %v", created)
 	}
+	// The answer is the stored object converted back, as upstream's: the
+	// webhook's last label says v1.
+	if labels, _ := meta(created)["labels"].(map[string]any); labels["converted-from"] != "v1" {
+		t.Errorf("create answered labels %v, not those of the stored object read back", labels)
+	}
 	stored := s.Do(t, "GET", v1+"/db", nil).Expect(t, http.StatusOK).Map(t)
 	if got := stored["spec"]; fmt.Sprint(got) != "map[hostPort:db.local:5432]" {
 		t.Errorf("stored as v1 spec %v", got)
