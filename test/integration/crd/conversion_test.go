@@ -20,7 +20,8 @@ import (
 )
 
 // hostPortHook is a conversion webhook for backends.conv.example.com:
-// v1 keeps spec.hostPort ("db:5432"), v2 spec.host and spec.port. Like
+// v1 keeps spec.hostPort ("db:5432"), v2 spec.host and spec.port; both
+// have spec.replicas. Like
 // the webhooks written with upstream's libraries, it refuses a review
 // that is not apiextensions.k8s.io/v1. Its mode makes it answer wrongly.
 type hostPortHook struct {
@@ -98,6 +99,9 @@ func convertHostPort(o map[string]any, to string) {
 	case "conv.example.com/v1":
 		o["spec"] = map[string]any{"hostPort": fmt.Sprintf("%v:%v", spec["host"], spec["port"])}
 	}
+	if r, ok := spec["replicas"]; ok {
+		o["spec"].(map[string]any)["replicas"] = r
+	}
 	o["apiVersion"] = to
 	m := o["metadata"].(map[string]any)
 	labels, _ := m["labels"].(map[string]any)
@@ -133,10 +137,12 @@ func startHook(t *testing.T, h http.Handler) (*httptest.Server, []byte) {
 // hostPortDefinition is backends.conv.example.com: v1 (storage) and v2,
 // both with the status subresource, converted by the webhook at url.
 func hostPortDefinition(url string, caBundle []byte) map[string]any {
-	status := map[string]any{"type": "object", "properties": map[string]any{"phase": map[string]any{"type": "string"}}}
+	status := map[string]any{"type": "object", "properties": map[string]any{"phase": map[string]any{"type": "string"}, "replicas": map[string]any{"type": "integer"}}}
 	version := func(name string, storage bool, spec map[string]any) map[string]any {
+		spec["replicas"] = map[string]any{"type": "integer"}
 		return map[string]any{"name": name, "served": true, "storage": storage,
-			"subresources": map[string]any{"status": map[string]any{}},
+			"subresources": map[string]any{"status": map[string]any{},
+				"scale": map[string]any{"specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas"}},
 			"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "properties": map[string]any{
 				"spec": map[string]any{"type": "object", "properties": spec}, "status": status}}}}
 	}
@@ -251,9 +257,17 @@ func TestConversionWebhook(t *testing.T) {
 	if fmt.Sprint(stored["status"]) != "map[phase:Ready]" || fmt.Sprint(stored["spec"]) != "map[hostPort:db.local:5432]" {
 		t.Errorf("after a v2 status write, v1 holds spec %v status %v", stored["spec"], stored["status"])
 	}
+	// The scale subresource of v2 reads and writes through the webhook.
+	scale := s.Do(t, "GET", v2+"/db/scale", nil).Expect(t, http.StatusOK).Map(t)
+	scale["spec"] = map[string]any{"replicas": 3}
+	s.Do(t, "PUT", v2+"/db/scale", scale).Expect(t, http.StatusOK)
+	stored = s.Do(t, "GET", v1+"/db", nil).Expect(t, http.StatusOK).Map(t)
+	if fmt.Sprint(stored["spec"]) != "map[hostPort:db.local:5432 replicas:3]" {
+		t.Errorf("after a v2 scale write, v1 holds spec %v", stored["spec"])
+	}
 	// A merge patch in v2 converts the stored object and back.
 	s.Do(t, "PATCH", v2+"/db", `{"spec":{"port":6432}}`, framework.Header{"Content-Type": "application/merge-patch+json"}).Expect(t, http.StatusOK)
-	if hp := s.Do(t, "GET", v1+"/db", nil).Expect(t, http.StatusOK).Map(t)["spec"]; fmt.Sprint(hp) != "map[hostPort:db.local:6432]" {
+	if hp := s.Do(t, "GET", v1+"/db", nil).Expect(t, http.StatusOK).Map(t)["spec"]; fmt.Sprint(hp) != "map[hostPort:db.local:6432 replicas:3]" {
 		t.Errorf("after a v2 patch, v1 holds %v", hp)
 	}
 

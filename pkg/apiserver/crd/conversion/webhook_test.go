@@ -206,3 +206,44 @@ func observations(t *testing.T, reg *prometheus.Registry) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// A definition that lists only v1beta1 gets v1beta1 reviews, whose
+// answers upstream never held to the uid.
+func TestConvertV1beta1(t *testing.T) {
+	a := &answerer{answer: func(r *Review) any {
+		out := convertAll(nil)(r).(*Review)
+		out.Response.UID = ""
+		return out
+	}}
+	c, err := NewCaller(a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.For(definition("v2", "v1beta1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := w.Convert(context.Background(), []*instance.Object{object("v1", "a")}, "example.com/v2", func() *instance.Object { return &instance.Object{} })
+	if err != nil || len(out) != 1 || out[0].APIVersion != "example.com/v2" {
+		t.Fatalf("converted %v, %v", out, err)
+	}
+	if len(a.got) != 1 || a.got[0].APIVersion != "apiextensions.k8s.io/v1beta1" {
+		t.Errorf("reviews %+v", a.got)
+	}
+	if _, err := c.For(definition("v2")); !errors.Is(err, ErrNoVersion) {
+		t.Errorf("a definition without a known review version: %v", err)
+	}
+}
+
+// Objects already in the desired version are not sent; with none left,
+// no review is made.
+func TestConvertNothingToSend(t *testing.T) {
+	a := &answerer{answer: convertAll(nil)}
+	c, _ := NewCaller(a, nil)
+	w, _ := c.For(definition("v1"))
+	in := []*instance.Object{object("v2", "a")}
+	out, err := w.Convert(context.Background(), in, "example.com/v2", func() *instance.Object { return &instance.Object{} })
+	if err != nil || len(out) != 1 || out[0] != in[0] || len(a.got) != 0 {
+		t.Errorf("out %v, err %v, reviews %d", out, err, len(a.got))
+	}
+}
