@@ -284,6 +284,21 @@ func TestConversionWebhook(t *testing.T) {
 			"metadata": map[string]any{"name": "bad-" + strings.ToLower(mode)}, "spec": map[string]any{"host": "x", "port": 1}}).
 			ExpectStatus(t, http.StatusInternalServerError, "InternalError")
 		s.Do(t, "GET", v1+"/bad-"+strings.ToLower(mode), nil).Expect(t, http.StatusNotFound)
+		if mode == "count" {
+			// A watch in v2 ends with an ERROR event carrying the 500.
+			rv := meta(s.Do(t, "GET", v1, nil).Expect(t, http.StatusOK).Map(t))["resourceVersion"].(string)
+			events := watchObjects(t, s, v2+"?watch=true&resourceVersion="+rv)
+			s.Do(t, "POST", v1, map[string]any{"apiVersion": "conv.example.com/v1", "kind": "Backend",
+				"metadata": map[string]any{"name": "watched"}, "spec": map[string]any{"hostPort": "w:1"}}).Expect(t, http.StatusCreated)
+			select {
+			case e := <-events:
+				if e.Type != "ERROR" || e.Object["code"] != float64(500) || !strings.Contains(fmt.Sprint(e.Object["message"]), "returned 2 objects, expected 1") {
+					t.Errorf("watch event with a failing webhook: %s %v", e.Type, e.Object)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("no watch event in v2 with a failing webhook")
+			}
+		}
 	}
 	hook.setMode("")
 
