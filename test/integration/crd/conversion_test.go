@@ -271,6 +271,17 @@ func TestConversionWebhook(t *testing.T) {
 		t.Errorf("after a v2 patch, v1 holds %v", hp)
 	}
 
+	// Each call is timed, by definition, versions and outcome.
+	metrics := string(s.Do(t, "GET", "/metrics", nil).Expect(t, http.StatusOK).Body)
+	for _, series := range []string{
+		`apiserver_crd_conversion_webhook_duration_seconds_count{crd_name="backends.conv.example.com",from_version="v2",succeeded="true",to_version="v1"}`,
+		`apiserver_crd_conversion_webhook_duration_seconds_count{crd_name="backends.conv.example.com",from_version="v1",succeeded="true",to_version="v2"}`,
+	} {
+		if !strings.Contains(metrics, series) {
+			t.Errorf("no %s in /metrics", series)
+		}
+	}
+
 	// Wrong answers: the request fails with 500 naming the webhook's
 	// conversion, and nothing is stored.
 	for _, mode := range []string{"count", "apiVersion", "name"} {
