@@ -169,7 +169,9 @@ func (s *Store) decode(ctx context.Context, kv storage.KV) (meta.Object, error) 
 	}
 	served, err := c.FromStorage(ctx, obj)
 	if err != nil {
-		return nil, apierrors.NewInternalError(fmt.Errorf("convert %s: %w", kv.Key, err))
+		// The conversion's error says what failed (a webhook names its
+		// definition's kind), as upstream's; the key stays out of it.
+		return nil, apierrors.NewInternalError(err)
 	}
 	s.stamp(served, kv.Revision)
 	return served, nil

@@ -287,7 +287,7 @@ func TestConversionWebhook(t *testing.T) {
 	for _, mode := range []string{"count", "apiVersion", "name"} {
 		hook.setMode(mode)
 		st := s.Do(t, "GET", v2+"/db", nil).ExpectStatus(t, http.StatusInternalServerError, "InternalError")
-		if msg, _ := st["message"].(string); !strings.Contains(msg, "conversion webhook for conv.example.com/v1, Kind=Backend") {
+		if msg, _ := st["message"].(string); !strings.HasPrefix(msg, "Internal error occurred: conversion webhook for conv.example.com/v1, Kind=Backend ") {
 			t.Errorf("%s: message %q", mode, msg)
 		}
 		s.Do(t, "GET", v2, nil).ExpectStatus(t, http.StatusInternalServerError, "InternalError")
@@ -315,9 +315,12 @@ func TestConversionWebhook(t *testing.T) {
 
 	// Webhook down: v2 fails, nothing is stored, v1 keeps working.
 	srv.Close()
-	s.Do(t, "POST", v2, map[string]any{"apiVersion": "conv.example.com/v2", "kind": "Backend",
+	st := s.Do(t, "POST", v2, map[string]any{"apiVersion": "conv.example.com/v2", "kind": "Backend",
 		"metadata": map[string]any{"name": "lost"}, "spec": map[string]any{"host": "x", "port": 1}}).
 		ExpectStatus(t, http.StatusInternalServerError, "InternalError")
+	if msg, _ := st["message"].(string); !strings.HasPrefix(msg, "Internal error occurred: conversion webhook for conv.example.com/v2, Kind=Backend failed: Post \""+srv.URL+"/convert\"") {
+		t.Errorf("webhook down: message %q", msg)
+	}
 	s.Do(t, "GET", v1+"/lost", nil).Expect(t, http.StatusNotFound)
 	s.Do(t, "GET", v2+"/db", nil).ExpectStatus(t, http.StatusInternalServerError, "InternalError")
 	s.Do(t, "GET", v1+"/db", nil).Expect(t, http.StatusOK)
