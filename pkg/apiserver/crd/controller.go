@@ -17,6 +17,7 @@ import (
 	"platform.io/client/controller"
 
 	"platform.io/platform/pkg/apiserver/crd/applyschema"
+	"platform.io/platform/pkg/apiserver/crd/conversion"
 	"platform.io/platform/pkg/apiserver/registry"
 	"platform.io/platform/pkg/apiserver/registry/apiextensions/customresourcedefinition"
 )
@@ -46,6 +47,9 @@ type Config struct {
 	// Apply, when set, is what each version's server-side apply type
 	// shares with the built-in kinds; nil leaves the rows without one.
 	Apply *applyschema.Shared
+	// Conversion calls the conversion webhooks of the definitions whose
+	// strategy is Webhook; without it such definitions are not served.
+	Conversion *conversion.Caller
 	// CleanupInterval is how often a deleted definition's objects that
 	// wait for their own finalizers are checked again; 0 means a second.
 	CleanupInterval time.Duration
@@ -204,7 +208,7 @@ func (c *Controller) serve(crd *apiextv1.CustomResourceDefinition) error {
 	if cur != nil && cur.fingerprint == fp {
 		return nil
 	}
-	rows, err := BuildRows(crd, c.cfg.Apply)
+	rows, err := BuildRows(crd, c.cfg.Apply, c.cfg.Conversion)
 	if err != nil {
 		return fmt.Errorf("%w: %s: %v", controller.ErrTerminal, crd.Name, err)
 	}

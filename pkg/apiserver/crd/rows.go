@@ -13,6 +13,7 @@ import (
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/crd/applyschema"
+	"platform.io/platform/pkg/apiserver/crd/conversion"
 	"platform.io/platform/pkg/apiserver/crd/instance"
 	"platform.io/platform/pkg/apiserver/registry"
 )
@@ -32,20 +33,24 @@ type Rows struct {
 // BuildRows returns the rows of crd under its accepted names, each with
 // the server-side apply type of its version's schema when apply is set.
 // It fails when a version's schema does not load (validation refuses
-// such definitions, so only data written around it can).
-func BuildRows(crd *apiextv1.CustomResourceDefinition, apply *applyschema.Shared) (*Rows, error) {
+// such definitions, so only data written around it can). Under the
+// Webhook conversion strategy the rows of the versions other than the
+// storage version convert through the definition's webhook, called by
+// hooks.
+func BuildRows(crd *apiextv1.CustomResourceDefinition, apply *applyschema.Shared, hooks *conversion.Caller) (*Rows, error) {
 	out := &Rows{Terminating: new(atomic.Bool)}
 	var names []string
+	var storageRules schemaRules
 	versions := map[string]*apiextv1.CustomResourceDefinitionVersion{}
 	for i := range crd.Spec.Versions {
 		v := &crd.Spec.Versions[i]
 		versions[v.Name] = v
 		if v.Storage {
-			r, err := row(crd, v, out.Terminating, apply)
+			r, rules, err := row(crd, v, out.Terminating, apply)
 			if err != nil {
 				return nil, err
 			}
-			out.Storage = r
+			out.Storage, storageRules = r, rules
 		}
 		if v.Served {
 			names = append(names, v.Name)
@@ -55,17 +60,27 @@ func BuildRows(crd *apiextv1.CustomResourceDefinition, apply *applyschema.Shared
 		return out, nil
 	}
 	sortVersions(names)
-	webhook := crd.Spec.Conversion != nil && crd.Spec.Conversion.Strategy == apiextv1.WebhookConverter
+	var hook *conversion.Webhook
+	if crd.Spec.Conversion != nil && crd.Spec.Conversion.Strategy == apiextv1.WebhookConverter {
+		if hooks == nil {
+			return nil, errors.New("no caller of conversion webhooks is configured")
+		}
+		var err error
+		if hook, err = hooks.For(crd); err != nil {
+			return nil, err
+		}
+	}
 	for _, name := range names {
 		r := out.Storage
 		if name != out.Storage.Version {
+			var rules schemaRules
 			var err error
-			if r, err = row(crd, versions[name], out.Terminating, apply); err != nil {
+			if r, rules, err = row(crd, versions[name], out.Terminating, apply); err != nil {
 				return nil, err
 			}
 			r.Storage = out.Storage
-			if webhook {
-				r.Convert = noWebhook
+			if hook != nil {
+				r.Convert = webhookConversion(hook, side{r, rules}, side{out.Storage, storageRules})
 			}
 		}
 		r.Warning = deprecation(crd, versions[name], names, versions)
@@ -73,17 +88,6 @@ func BuildRows(crd *apiextv1.CustomResourceDefinition, apply *applyschema.Shared
 	}
 	return out, nil
 }
-
-// noWebhook is the conversion of a version whose definition asks for a
-// conversion webhook, which this server does not call yet: its objects
-// are refused (500) rather than converted by the None rules, which would
-// store or serve them wrongly.
-var noWebhook = &registry.Conversion{
-	ToStorage:   func(meta.Object) (meta.Object, error) { return nil, errNoWebhook },
-	FromStorage: func(meta.Object) (meta.Object, error) { return nil, errNoWebhook },
-}
-
-var errNoWebhook = errors.New("conversion webhooks are not supported yet: only the storage version of this resource can be read and written")
 
 // deprecation is the warning of a deprecated version: its own, or
 // upstream's default naming the preferred version that is not deprecated.
@@ -104,15 +108,15 @@ func deprecation(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResou
 	return msg
 }
 
-// row is the registry row of version v of crd.
-func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefinitionVersion, terminating *atomic.Bool, apply *applyschema.Shared) (*registry.Resource, error) {
+// row is the registry row of version v of crd, and its schema's rules.
+func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefinitionVersion, terminating *atomic.Bool, apply *applyschema.Shared) (*registry.Resource, schemaRules, error) {
 	s, err := loadSchema(v)
 	if err != nil {
-		return nil, err
+		return nil, schemaRules{}, err
 	}
 	rules, err := newSchemaRules(s)
 	if err != nil {
-		return nil, fmt.Errorf("version %s: %w", v.Name, err)
+		return nil, schemaRules{}, fmt.Errorf("version %s: %w", v.Name, err)
 	}
 	names := crd.Status.AcceptedNames
 	split := v.Subresources != nil && v.Subresources.Status != nil
@@ -142,7 +146,7 @@ func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefin
 	if apply != nil {
 		pt, err := applyschema.Build(fmt.Sprintf("%s.%s.%s", r.Group, r.Version, r.Kind), s, apply)
 		if err != nil {
-			return nil, fmt.Errorf("version %s: server-side apply type: %w", v.Name, err)
+			return nil, schemaRules{}, fmt.Errorf("version %s: server-side apply type: %w", v.Name, err)
 		}
 		r.ApplyType = &pt
 	}
@@ -164,7 +168,7 @@ func row(crd *apiextv1.CustomResourceDefinition, v *apiextv1.CustomResourceDefin
 	if v.Subresources != nil && v.Subresources.Scale != nil {
 		r.Scale = scaleAccessor(v.Subresources.Scale)
 	}
-	return r, nil
+	return r, rules, nil
 }
 
 // splitPath turns ".spec.replicas" into [spec replicas].

@@ -40,7 +40,7 @@ func TestValidateWithinRequest(t *testing.T) {
 	if err := json.Unmarshal([]byte(slowRules), &crd); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := BuildRows(&crd, nil)
+	rows, err := BuildRows(&crd, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestCreatePastDeadline(t *testing.T) {
 	if err := json.Unmarshal([]byte(slowRules), &crd); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := BuildRows(&crd, nil)
+	rows, err := BuildRows(&crd, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

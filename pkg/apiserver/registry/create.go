@@ -59,7 +59,7 @@ func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.
 			s.stamp(obj, 0)
 			return obj, nil
 		}
-		data, err := s.encode(obj)
+		data, err := s.encode(ctx, obj)
 		if err != nil {
 			return nil, apierrors.NewInternalError(err)
 		}
@@ -71,6 +71,9 @@ func (s *Store) Create(ctx context.Context, obj meta.Object, dryRun bool) (meta.
 			return nil, s.interpret(err, m.Name)
 		}
 		s.wrote(kv.Revision)
+		if c := s.Resource.Convert; c != nil && c.ReadBack {
+			return s.decode(ctx, storage.KV{Key: s.key(m.Namespace, m.Name), Value: data, Revision: kv.Revision})
+		}
 		s.stamp(obj, kv.Revision)
 		return obj, nil
 	}

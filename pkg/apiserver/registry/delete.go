@@ -65,7 +65,7 @@ func (s *Store) Delete(ctx context.Context, ns, name string, opts *meta.DeleteOp
 		if cur.Value == nil {
 			return nil, apierrors.NewNotFound(s.Resource.GroupResource(), name)
 		}
-		obj, err := s.decode(cur)
+		obj, err := s.decode(ctx, cur)
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +85,7 @@ func (s *Store) Delete(ctx context.Context, ns, name string, opts *meta.DeleteOp
 		if !changed || dryRun {
 			return nil, nil
 		}
-		return s.encode(obj)
+		return s.encode(ctx, obj)
 	}
 	if dryRun {
 		cur, err := s.storage.Get(ctx, key)

@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"context"
+
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/storage"
@@ -17,7 +19,7 @@ func (s *Store) Fence(ns, name string, check func(obj meta.Object) error) storag
 		if kv.Value == nil {
 			return check(nil)
 		}
-		obj, err := s.decode(kv)
+		obj, err := s.decode(context.Background(), kv)
 		if err != nil {
 			return err
 		}

@@ -80,7 +80,7 @@ func (s *Store) Attrs(key string, value []byte) (storage.Attrs, error) {
 			return storage.Attrs{Labels: m.Labels, Fields: f}, nil
 		}
 	}
-	obj, err := s.decode(storage.KV{Key: key, Value: value})
+	obj, err := s.decode(context.Background(), storage.KV{Key: key, Value: value})
 	if err != nil {
 		return storage.Attrs{}, err
 	}
@@ -140,6 +140,11 @@ func (s *Store) List(ctx context.Context, ns string, opts ListOptions) (*List, e
 		return nil, tooLarge(so.MinRevision, res.Revision)
 	}
 	out := &List{store: s, kvs: res.Items}
+	if c := s.Resource.Convert; c != nil && c.FromStorageList != nil {
+		if out.objs, err = s.decodeList(ctx, res.Items); err != nil {
+			return nil, err
+		}
+	}
 	out.Kind, out.APIVersion = s.Resource.ListKindName(), s.Resource.GroupVersion().String()
 	out.ResourceVersion = strconv.FormatInt(res.Revision, 10)
 	if res.More {

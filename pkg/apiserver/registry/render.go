@@ -2,6 +2,7 @@ package registry
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,10 +27,11 @@ const (
 // Render returns a stored object version as served: decoded into the served
 // version, stamped with its resourceVersion and selfLink, and encoded. With
 // a memo (objects from the watch cache) each version is rendered once per
-// served version and format, and every reader shares the bytes.
+// served version and format, and every reader shares the bytes; so a
+// conversion made for the rendering is not bound to one reader's request.
 func (s *Store) Render(kv storage.KV, f Format) ([]byte, error) {
 	return kv.Memo.Get(s.Resource.GroupVersion().String()+"/"+string(f), func() ([]byte, error) {
-		obj, err := s.decode(kv)
+		obj, err := s.decode(context.Background(), kv)
 		if err != nil {
 			return nil, err
 		}
@@ -69,16 +71,32 @@ type List struct {
 	meta.ListMeta
 	store *Store
 	kvs   []storage.KV
+	// objs, when set, are the items already decoded: those of a version
+	// whose conversion converts a whole list at once (a webhook's one
+	// review per list), done when the list is read.
+	objs []meta.Object
 }
 
 // Len returns the number of items.
 func (l *List) Len() int { return len(l.kvs) }
 
-// Objects decodes the items.
+// render renders item i.
+func (l *List) render(i int, f Format) ([]byte, error) {
+	if l.objs != nil {
+		return Encode(l.objs[i], f)
+	}
+	return l.store.Render(l.kvs[i], f)
+}
+
+// Objects decodes the items (those decoded when the list was read are
+// returned as they are: the list is the caller's).
 func (l *List) Objects() ([]meta.Object, error) {
+	if l.objs != nil {
+		return l.objs, nil
+	}
 	out := make([]meta.Object, 0, len(l.kvs))
 	for _, kv := range l.kvs {
-		obj, err := l.store.decode(kv)
+		obj, err := l.store.decode(context.Background(), kv)
 		if err != nil {
 			return nil, err
 		}
@@ -92,9 +110,12 @@ func (l *List) Objects() ([]meta.Object, error) {
 // returned to every caller until it changes (see Store.GetShared). The
 // caller must not modify the objects.
 func (l *List) SharedObjects() ([]meta.Object, error) {
+	if l.objs != nil {
+		return l.objs, nil
+	}
 	out := make([]meta.Object, 0, len(l.kvs))
 	for _, kv := range l.kvs {
-		obj, err := l.store.decodeShared(kv)
+		obj, err := l.store.decodeShared(context.Background(), kv)
 		if err != nil {
 			return nil, err
 		}
@@ -115,8 +136,8 @@ func (l *List) WriteJSON(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, `{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, l.Kind, l.APIVersion, lm); err != nil {
 		return err
 	}
-	for i, kv := range l.kvs {
-		b, err := l.store.Render(kv, JSON)
+	for i := range l.kvs {
+		b, err := l.render(i, JSON)
 		if err != nil {
 			return err
 		}
@@ -153,14 +174,14 @@ func (l *List) WriteProtobuf(w io.Writer) error {
 	total, held := len(lm), 0
 	var tag []byte
 	for i, kv := range l.kvs {
-		b, err := l.store.Render(kv, Protobuf)
+		b, err := l.render(i, Protobuf)
 		if err != nil {
 			return err
 		}
 		sizes[i] = len(b)
 		tag = protobuf.AppendLength(tag[:0], 2, len(b))
 		total += len(tag) + len(b)
-		if kv.Memo != nil || held+len(b) <= keepRendered {
+		if kv.Memo != nil || l.objs != nil || held+len(b) <= keepRendered {
 			kept[i] = b
 			if kv.Memo == nil {
 				held += len(b)
@@ -178,7 +199,7 @@ func (l *List) WriteProtobuf(w io.Writer) error {
 		b := kept[i]
 		if b == nil {
 			var err error
-			if b, err = l.store.Render(kv, Protobuf); err != nil {
+			if b, err = l.render(i, Protobuf); err != nil {
 				return err
 			}
 			if len(b) != sizes[i] {

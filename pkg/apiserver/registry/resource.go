@@ -290,12 +290,21 @@ func (s Typed[T]) CheckUpdate(ctx context.Context, obj, old meta.Object) error {
 }
 
 // Conversion moves an object between a served version and its storage
-// version. Both functions return a new object and leave their input alone.
+// version. The functions return new objects and leave their input alone;
+// ctx bounds a conversion that calls out (a conversion webhook).
 type Conversion struct {
 	// ToStorage converts an object of the served kind to the storage kind.
-	ToStorage func(obj meta.Object) (meta.Object, error)
+	ToStorage func(ctx context.Context, obj meta.Object) (meta.Object, error)
 	// FromStorage converts an object of the storage kind to the served kind.
-	FromStorage func(stored meta.Object) (meta.Object, error)
+	FromStorage func(ctx context.Context, stored meta.Object) (meta.Object, error)
+	// FromStorageList, when set, converts the items of a list (or of a
+	// list's chunk) at once, in their order; nil converts them one by one
+	// with FromStorage.
+	FromStorageList func(ctx context.Context, stored []meta.Object) ([]meta.Object, error)
+	// ReadBack makes the answer to a write the stored object converted
+	// back, as a read would return it, rather than the object written: a
+	// conversion that may not round-trip (a webhook's) shows its effect.
+	ReadBack bool
 }
 
 // ScaleAccessor reads and writes the replica count behind the scale subresource.

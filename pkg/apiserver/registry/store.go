@@ -120,7 +120,7 @@ func (s *Store) keyPrefix(ns string) string {
 func (s *Store) key(ns, name string) string { return s.keyPrefix(ns) + name }
 
 // encode serializes obj in the storage version, without its resourceVersion.
-func (s *Store) encode(obj meta.Object) ([]byte, error) {
+func (s *Store) encode(ctx context.Context, obj meta.Object) ([]byte, error) {
 	m := obj.GetObjectMeta()
 	rv, link := m.ResourceVersion, m.SelfLink
 	m.ResourceVersion, m.SelfLink = "", ""
@@ -130,7 +130,7 @@ func (s *Store) encode(obj meta.Object) ([]byte, error) {
 		var converted meta.Object
 		var err error
 		if c := s.Resource.Convert; c != nil {
-			converted, err = c.ToStorage(obj)
+			converted, err = c.ToStorage(ctx, obj)
 		} else {
 			converted, err = convert(obj, sr.New)
 		}
@@ -152,28 +152,86 @@ func (s *Store) encode(obj meta.Object) ([]byte, error) {
 }
 
 // decode reads a stored object into the served version and stamps its
-// resourceVersion and selfLink.
-func (s *Store) decode(kv storage.KV) (meta.Object, error) {
+// resourceVersion and selfLink. ctx bounds a conversion (a webhook call).
+func (s *Store) decode(ctx context.Context, kv storage.KV) (meta.Object, error) {
 	c := s.Resource.Convert
-	obj := s.Resource.New()
-	if c != nil {
-		obj = s.Resource.storageResource().New()
+	if c == nil {
+		obj, err := s.decodeAs(kv, s.Resource)
+		if err != nil {
+			return nil, err
+		}
+		s.stamp(obj, kv.Revision)
+		return obj, nil
 	}
+	obj, err := s.decodeAs(kv, s.Resource.storageResource())
+	if err != nil {
+		return nil, err
+	}
+	served, err := c.FromStorage(ctx, obj)
+	if err != nil {
+		// The conversion's error says what failed (a webhook names its
+		// definition's kind), as upstream's; the key stays out of it.
+		return nil, apierrors.NewInternalError(err)
+	}
+	s.stamp(served, kv.Revision)
+	return served, nil
+}
+
+// decodeAs decodes a stored object into row r's kind (the served row, or
+// the storage row before a conversion), with r's apiVersion and kind, its
+// resourceVersion, and the defaults of r's schema when r defaults on read.
+func (s *Store) decodeAs(kv storage.KV, r *Resource) (meta.Object, error) {
+	obj := r.New()
 	if err := decodeStored(kv.Value, obj); err != nil {
 		return nil, apierrors.NewInternalError(fmt.Errorf("decode %s: %w", kv.Key, err))
 	}
-	if s.Resource.DefaultOnRead {
-		s.Resource.Strategy.Default(obj)
+	if r.DefaultOnRead {
+		r.Strategy.Default(obj)
 	}
-	if c != nil {
-		served, err := c.FromStorage(obj)
-		if err != nil {
-			return nil, apierrors.NewInternalError(fmt.Errorf("convert %s: %w", kv.Key, err))
-		}
-		obj = served
+	tm := obj.GetTypeMeta()
+	tm.APIVersion, tm.Kind = r.GroupVersion().String(), r.Kind
+	if kv.Revision > 0 {
+		obj.GetObjectMeta().ResourceVersion = formatRV(kv.Revision)
 	}
-	s.stamp(obj, kv.Revision)
 	return obj, nil
+}
+
+// decodeList decodes the objects of kvs in the served version: with a
+// conversion that converts lists (a webhook), all of them in one call.
+func (s *Store) decodeList(ctx context.Context, kvs []storage.KV) ([]meta.Object, error) {
+	out := make([]meta.Object, len(kvs))
+	c := s.Resource.Convert
+	if c == nil || c.FromStorageList == nil {
+		for i, kv := range kvs {
+			obj, err := s.decode(ctx, kv)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = obj
+		}
+		return out, nil
+	}
+	for i, kv := range kvs {
+		obj, err := s.decodeAs(kv, s.Resource.storageResource())
+		if err != nil {
+			return nil, err
+		}
+		out[i] = obj
+	}
+	if len(out) == 0 {
+		return out, nil
+	}
+	served, err := c.FromStorageList(ctx, out)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	if len(served) != len(kvs) {
+		return nil, apierrors.NewInternalError(fmt.Errorf("registry: %d objects converted into %d", len(kvs), len(served)))
+	}
+	for i, obj := range served {
+		s.stamp(obj, kvs[i].Revision)
+	}
+	return served, nil
 }
 
 // decodeStored reads a stored value in whichever encoding it was written:
@@ -251,7 +309,7 @@ func (s *Store) GetCached(ctx context.Context, ns, name string) (meta.Object, er
 		WaitRevision(ctx context.Context, rev int64, timeout time.Duration) error
 	}); ok && c.WaitRevision(ctx, s.lastWrite.Load(), time.Second) == nil {
 		if kv, ok := c.GetCached(s.key(ns, name)); ok {
-			return s.decode(kv)
+			return s.decode(ctx, kv)
 		}
 	}
 	return s.Get(ctx, ns, name)
@@ -267,7 +325,7 @@ func (s *Store) GetShared(ctx context.Context, ns, name string) (meta.Object, er
 		WaitRevision(ctx context.Context, rev int64, timeout time.Duration) error
 	}); ok && c.WaitRevision(ctx, s.lastWrite.Load(), time.Second) == nil {
 		if kv, ok := c.GetCached(s.key(ns, name)); ok {
-			return s.decodeShared(kv)
+			return s.decodeShared(ctx, kv)
 		}
 	}
 	return s.Get(ctx, ns, name)
@@ -276,11 +334,13 @@ func (s *Store) GetShared(ctx context.Context, ns, name string) (meta.Object, er
 // decodeShared decodes kv once per stored version when it came from the
 // watch cache (which attaches a memo to each version), and every time
 // otherwise. The object is shared: nobody may modify it.
-func (s *Store) decodeShared(kv storage.KV) (meta.Object, error) {
+func (s *Store) decodeShared(ctx context.Context, kv storage.KV) (meta.Object, error) {
 	if kv.Memo == nil {
-		return s.decode(kv)
+		return s.decode(ctx, kv)
 	}
-	v, err := kv.Memo.Value(s.sharedKey, func() (any, error) { return s.decode(kv) })
+	// A shared object outlives the request that decodes it first: its
+	// conversion is not bound to that request's context.
+	v, err := kv.Memo.Value(s.sharedKey, func() (any, error) { return s.decode(context.WithoutCancel(ctx), kv) })
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +375,7 @@ func (s *Store) Get(ctx context.Context, ns, name string) (meta.Object, error) {
 	if err != nil {
 		return nil, s.interpret(err, name)
 	}
-	return s.decode(kv)
+	return s.decode(ctx, kv)
 }
 
 // noSpaceError is the answer to a write etcd refused because its storage

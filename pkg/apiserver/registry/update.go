@@ -68,23 +68,26 @@ func (o UpdateOptions) subresource() string {
 // object and whether it was created.
 func (s *Store) Update(ctx context.Context, ns, name string, transform TransformFunc, opts UpdateOptions) (meta.Object, bool, error) {
 	var out meta.Object
+	var written []byte // what was stored, nil when nothing changed
 	created := false
 	key := s.key(ns, name)
 	tryUpdate := func(cur storage.KV) ([]byte, error) {
-		created = false
+		created, written = false, nil
 		if cur.Value == nil {
 			obj, err := s.createOnUpdate(ctx, ns, name, transform, opts)
 			if err != nil {
 				return nil, err
 			}
 			created, out = true, obj
-			return s.encode(obj)
+			data, err := s.encode(ctx, obj)
+			written = data
+			return data, err
 		}
 		obj, old, err := s.transformExisting(ctx, cur, transform, opts)
 		if err != nil {
 			return nil, err
 		}
-		data, err := s.encode(obj)
+		data, err := s.encode(ctx, obj)
 		if err != nil {
 			return nil, apierrors.NewInternalError(err)
 		}
@@ -93,6 +96,7 @@ func (s *Store) Update(ctx context.Context, ns, name string, transform Transform
 			out = old
 			return nil, nil // nothing changed: keep the revision
 		}
+		written = data
 		return data, nil
 	}
 	if opts.DryRun {
@@ -112,6 +116,11 @@ func (s *Store) Update(ctx context.Context, ns, name string, transform Transform
 	}
 	s.wrote(kv.Revision)
 	s.stamp(out, kv.Revision)
+	if c := s.Resource.Convert; c != nil && c.ReadBack && written != nil {
+		if out, err = s.decode(ctx, storage.KV{Key: key, Value: written, Revision: kv.Revision}); err != nil {
+			return nil, false, err
+		}
+	}
 	if _, err := s.finishDeletion(ctx, out, kv.Revision); err != nil {
 		return nil, false, err
 	}
@@ -133,16 +142,31 @@ func (s *Store) createOnUpdate(ctx context.Context, ns, name string, transform T
 	return s.admitCreate(ctx, w, obj)
 }
 
+// decodeAgain returns another copy of first, the object decoded from cur:
+// decoded again, or, for a version converted from its storage version,
+// copied, so that one write makes one conversion (a webhook call) of the
+// stored object and not three.
+func (s *Store) decodeAgain(ctx context.Context, cur storage.KV, first meta.Object) (meta.Object, error) {
+	if s.Resource.Convert == nil {
+		return s.decode(ctx, cur)
+	}
+	obj, err := convert(first, s.Resource.New)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	return obj, nil
+}
+
 // transformExisting applies transform to the current object and runs the
 // update rules; it returns the new object and the old one.
 func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform TransformFunc, opts UpdateOptions) (meta.Object, meta.Object, error) {
-	old, err := s.decode(cur)
+	old, err := s.decode(ctx, cur)
 	if err != nil {
 		return nil, nil, err
 	}
 	var input meta.Object
 	if !opts.Replace {
-		if input, err = s.decode(cur); err != nil {
+		if input, err = s.decodeAgain(ctx, cur, old); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -154,7 +178,7 @@ func (s *Store) transformExisting(ctx context.Context, cur storage.KV, transform
 	// compare the result with a copy of what was stored.
 	prior := old
 	if opts.Part != Main && s.fields != nil && !opts.Apply {
-		if prior, err = s.decode(cur); err != nil {
+		if prior, err = s.decodeAgain(ctx, cur, old); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -86,7 +86,7 @@ func (s *Store) Watch(ctx context.Context, ns string, opts WatchOptions) (storag
 // EventObject decodes the object of a watch event in the served version,
 // with the event's revision as its resourceVersion.
 func (s *Store) EventObject(e storage.Event) (meta.Object, error) {
-	return s.decode(storage.KV{Key: e.Key, Value: e.Value, Revision: e.Revision})
+	return s.decode(context.Background(), storage.KV{Key: e.Key, Value: e.Value, Revision: e.Revision})
 }
 
 // BookmarkObject is the object of a BOOKMARK: the served kind with only

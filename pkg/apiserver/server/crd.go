@@ -9,8 +9,10 @@ import (
 
 	apiextv1 "platform.io/client/api/apiextensions/v1"
 
+	"platform.io/platform/pkg/apiserver/admission/webhook/client"
 	"platform.io/platform/pkg/apiserver/crd"
 	"platform.io/platform/pkg/apiserver/crd/applyschema"
+	"platform.io/platform/pkg/apiserver/crd/conversion"
 	"platform.io/platform/pkg/apiserver/fieldmanager"
 	"platform.io/platform/pkg/apiserver/openapi"
 	"platform.io/platform/pkg/apiserver/options"
@@ -50,11 +52,19 @@ func (s *Server) buildCustomResources(spec *openapi.Spec) error {
 	for i, st := range s.stores {
 		builtin[i] = st.Resource
 	}
+	// Conversion webhooks are reached as admission webhooks are: by URL,
+	// or by Service through its Endpoints, with the definition's caBundle.
+	hooks, err := conversion.NewCaller(client.New(client.StoreResolver{
+		Services: s.store("", "services"), Endpoints: s.store("", "endpoints")}), s.registry)
+	if err != nil {
+		return err
+	}
 	cfg := crd.Config{
 		Definitions: s.store(apiextv1.GroupName, "customresourcedefinitions"),
 		Registrar:   cr,
 		OpenAPI:     spec,
 		Builtin:     builtin,
+		Conversion:  hooks,
 	}
 	if s.opts.Features.Enabled(options.ServerSideApply) {
 		name, types, err := openapi.ObjectMetaTypes()

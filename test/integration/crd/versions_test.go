@@ -11,9 +11,10 @@ import (
 
 // TestVersions: two served versions with conversion None share the
 // objects, each answered in the version asked for; the preferred version
-// is the most stable one; a deprecated version warns; the Webhook
-// strategy, not called yet, refuses non-storage versions instead of
-// converting wrongly.
+// is the most stable one; a deprecated version warns; under the Webhook
+// strategy with a webhook that cannot be reached, non-storage versions
+// answer 500 instead of converting wrongly (conversion_test.go tests a
+// working webhook).
 func TestVersions(t *testing.T) {
 	s := framework.Start(t)
 	crd := definition("multi.example.com", "things", "Thing", "Namespaced")
@@ -42,7 +43,8 @@ func TestVersions(t *testing.T) {
 		t.Errorf("read in v1beta1: %v", m)
 	}
 
-	// The Webhook strategy: the storage version works, the other refuses.
+	// The Webhook strategy, nothing listening: the storage version works,
+	// the other fails.
 	cur := s.Do(t, "GET", crdsPath+"/things.multi.example.com", nil).Expect(t, http.StatusOK).Map(t)
 	cur["spec"].(map[string]any)["conversion"] = map[string]any{"strategy": "Webhook", "webhook": map[string]any{
 		"conversionReviewVersions": []string{"v1"}, "clientConfig": map[string]any{"url": "https://127.0.0.1:1/convert"}}}

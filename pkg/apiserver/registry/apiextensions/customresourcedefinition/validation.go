@@ -2,6 +2,7 @@ package customresourcedefinition
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -242,10 +243,7 @@ func validateConversion(c *apiextv1.CustomResourceConversion, p *field.Path) fie
 			return append(errs, field.Required(wp.Child("clientConfig"), "required when strategy is set to Webhook"))
 		}
 		errs = append(errs, validateClientConfig(c.Webhook.ClientConfig, wp.Child("clientConfig"))...)
-		if !contains(c.Webhook.ConversionReviewVersions, "v1") && !contains(c.Webhook.ConversionReviewVersions, "v1beta1") {
-			errs = append(errs, field.Invalid(wp.Child("conversionReviewVersions"), c.Webhook.ConversionReviewVersions,
-				"must include at least one of v1, v1beta1"))
-		}
+		errs = append(errs, validateReviewVersions(c.Webhook.ConversionReviewVersions, wp.Child("conversionReviewVersions"))...)
 	default:
 		errs = append(errs, field.NotSupported(p.Child("strategy"), c.Strategy, []apiextv1.ConversionStrategyType{apiextv1.NoneConverter, apiextv1.WebhookConverter}))
 	}
@@ -264,6 +262,8 @@ func validateClientConfig(cc *apiextv1.WebhookClientConfig, p *field.Path) field
 			errs = append(errs, field.Invalid(p.Child("url"), *cc.URL, err.Error()))
 		case u.Scheme != "https":
 			errs = append(errs, field.Invalid(p.Child("url"), u.Scheme, `'https' is the only allowed URL scheme`))
+		case u.Host == "":
+			errs = append(errs, field.Invalid(p.Child("url"), *cc.URL, "host must be specified"))
 		case u.User != nil || u.RawQuery != "" || u.Fragment != "":
 			errs = append(errs, field.Invalid(p.Child("url"), *cc.URL, "user information, query parameters and fragments are not allowed"))
 		}
@@ -275,8 +275,58 @@ func validateClientConfig(cc *apiextv1.WebhookClientConfig, p *field.Path) field
 		if cc.Service.Namespace == "" {
 			errs = append(errs, field.Required(sp.Child("namespace"), "service namespace is required"))
 		}
+		if cc.Service.Path != nil {
+			errs = append(errs, validateWebhookPath(*cc.Service.Path, sp.Child("path"))...)
+		}
 		if port := cc.Service.Port; port != nil && (*port < 1 || *port > 65535) {
 			errs = append(errs, field.Invalid(sp.Child("port"), *port, "port is not valid: must be between 1 and 65535, inclusive"))
+		}
+	}
+	return errs
+}
+
+// validateReviewVersions checks conversionReviewVersions as upstream
+// does: not empty, no duplicates, DNS-1035 labels, and at least one
+// version this server sends.
+func validateReviewVersions(versions []string, p *field.Path) field.ErrorList {
+	if len(versions) == 0 {
+		return field.ErrorList{field.Required(p, "")}
+	}
+	var errs field.ErrorList
+	seen := map[string]bool{}
+	for i, v := range versions {
+		if seen[v] {
+			errs = append(errs, field.Invalid(p.Index(i), v, "duplicate version"))
+			continue
+		}
+		seen[v] = true
+		for _, msg := range validation.IsDNS1035Label(v) {
+			errs = append(errs, field.Invalid(p.Index(i), v, msg))
+		}
+	}
+	if !seen["v1"] && !seen["v1beta1"] {
+		errs = append(errs, field.Invalid(p, versions, "must include at least one of v1, v1beta1"))
+	}
+	return errs
+}
+
+// validateWebhookPath checks a webhook service path as upstream does: it
+// starts with a slash and each segment is a DNS subdomain.
+func validateWebhookPath(path string, p *field.Path) field.ErrorList {
+	if !strings.HasPrefix(path, "/") {
+		return field.ErrorList{field.Invalid(p, path, "must start with a '/'")}
+	}
+	if path == "/" {
+		return nil
+	}
+	var errs field.ErrorList
+	for i, seg := range strings.Split(path[1:], "/") {
+		if seg == "" {
+			errs = append(errs, field.Invalid(p, path, fmt.Sprintf("segment[%d] may not be empty", i)))
+			continue
+		}
+		for _, msg := range validation.IsDNS1123Subdomain(seg) {
+			errs = append(errs, field.Invalid(p, path, fmt.Sprintf("segment[%d]: %v", i, msg)))
 		}
 	}
 	return errs

@@ -79,6 +79,40 @@ func TestValidate(t *testing.T) {
 			c.Spec.Conversion = &apiextv1.CustomResourceConversion{Strategy: apiextv1.WebhookConverter, Webhook: &apiextv1.WebhookConversion{
 				ClientConfig: &apiextv1.WebhookClientConfig{URL: str("http://example.com/convert")}, ConversionReviewVersions: []string{"v1"}}}
 		}, "spec.conversion.webhook.clientConfig.url"},
+		{"webhook service", func(c *apiextv1.CustomResourceDefinition) {
+			port := int32(8443)
+			c.Spec.Conversion = webhookConversion(&apiextv1.WebhookClientConfig{
+				Service: &apiextv1.ServiceReference{Namespace: "ns", Name: "hook", Path: str("/convert/v1"), Port: &port}}, "v2", "v1")
+		}, ""},
+		{"webhook url without host", func(c *apiextv1.CustomResourceDefinition) {
+			c.Spec.Conversion = webhookConversion(&apiextv1.WebhookClientConfig{URL: str("https:///convert")}, "v1")
+		}, "spec.conversion.webhook.clientConfig.url"},
+		{"webhook url and service", func(c *apiextv1.CustomResourceDefinition) {
+			c.Spec.Conversion = webhookConversion(&apiextv1.WebhookClientConfig{URL: str("https://example.com/convert"),
+				Service: &apiextv1.ServiceReference{Namespace: "ns", Name: "hook"}}, "v1")
+		}, "spec.conversion.webhook.clientConfig"},
+		{"webhook service path", func(c *apiextv1.CustomResourceDefinition) {
+			c.Spec.Conversion = webhookConversion(&apiextv1.WebhookClientConfig{
+				Service: &apiextv1.ServiceReference{Namespace: "ns", Name: "hook", Path: str("/a//b")}}, "v1")
+		}, "spec.conversion.webhook.clientConfig.service.path"},
+		{"webhook service port", func(c *apiextv1.CustomResourceDefinition) {
+			port := int32(70000)
+			c.Spec.Conversion = webhookConversion(&apiextv1.WebhookClientConfig{
+				Service: &apiextv1.ServiceReference{Namespace: "ns", Name: "hook", Port: &port}}, "v1")
+		}, "spec.conversion.webhook.clientConfig.service.port"},
+		{"no review versions", func(c *apiextv1.CustomResourceDefinition) {
+			c.Spec.Conversion = webhookConversion(&apiextv1.WebhookClientConfig{URL: str("https://example.com/convert")})
+		}, "spec.conversion.webhook.conversionReviewVersions"},
+		{"no known review version", func(c *apiextv1.CustomResourceDefinition) {
+			c.Spec.Conversion = webhookConversion(&apiextv1.WebhookClientConfig{URL: str("https://example.com/convert")}, "v2")
+		}, "spec.conversion.webhook.conversionReviewVersions"},
+		{"duplicate review version", func(c *apiextv1.CustomResourceDefinition) {
+			c.Spec.Conversion = webhookConversion(&apiextv1.WebhookClientConfig{URL: str("https://example.com/convert")}, "v1", "v1")
+		}, "spec.conversion.webhook.conversionReviewVersions[1]"},
+		{"webhook under None", func(c *apiextv1.CustomResourceDefinition) {
+			c.Spec.Conversion = webhookConversion(&apiextv1.WebhookClientConfig{URL: str("https://example.com/convert")}, "v1")
+			c.Spec.Conversion.Strategy = apiextv1.NoneConverter
+		}, "spec.conversion.webhook"},
 		{"preserveUnknownFields", func(c *apiextv1.CustomResourceDefinition) { c.Spec.PreserveUnknownFields = true }, "spec.preserveUnknownFields"},
 		{"stored version not in spec", func(c *apiextv1.CustomResourceDefinition) { c.Status.StoredVersions = []string{"v0"} }, "status.storedVersions[0]"},
 	}
@@ -117,4 +151,9 @@ func TestStoredVersionsKept(t *testing.T) {
 	if got := strings.Join(crd.Status.StoredVersions, ","); got != "v1,v2" {
 		t.Errorf("storedVersions after a new storage version = %q, want v1,v2", got)
 	}
+}
+
+func webhookConversion(cc *apiextv1.WebhookClientConfig, reviewVersions ...string) *apiextv1.CustomResourceConversion {
+	return &apiextv1.CustomResourceConversion{Strategy: apiextv1.WebhookConverter,
+		Webhook: &apiextv1.WebhookConversion{ClientConfig: cc, ConversionReviewVersions: reviewVersions}}
 }

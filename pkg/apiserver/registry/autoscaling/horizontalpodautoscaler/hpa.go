@@ -1,6 +1,8 @@
 package horizontalpodautoscaler
 
 import (
+	"context"
+
 	autoscalingv1 "platform.io/client/api/autoscaling/v1"
 	autoscalingv2 "platform.io/client/api/autoscaling/v2"
 	"platform.io/client/api/meta"
@@ -37,10 +39,10 @@ func Resources() (v2, v1 *registry.Resource) {
 		HasStatus:  true,
 		Storage:    v2,
 		Convert: &registry.Conversion{
-			ToStorage: func(obj meta.Object) (meta.Object, error) {
+			ToStorage: func(_ context.Context, obj meta.Object) (meta.Object, error) {
 				return ToV2(obj.(*autoscalingv1.HorizontalPodAutoscaler))
 			},
-			FromStorage: func(obj meta.Object) (meta.Object, error) {
+			FromStorage: func(_ context.Context, obj meta.Object) (meta.Object, error) {
 				return FromV2(obj.(*autoscalingv2.HorizontalPodAutoscaler))
 			},
 		},
