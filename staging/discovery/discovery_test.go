@@ -290,3 +290,33 @@ func TestSetRun(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestSetRefreshShared: callers that ask while a read is in flight share
+// the next read; none gets a snapshot read before it asked.
+func TestSetRefreshShared(t *testing.T) {
+	s, rc := newServer(t)
+	set := NewSet(rc, nil)
+	ctx := context.Background()
+	if _, err := set.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := set.Refresh(ctx); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := s.apisReads(); got < 2 || got > 9 {
+		t.Errorf("%d reads of /apis for 1+8 refreshes", got)
+	}
+	before := s.apisReads()
+	if _, err := set.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.apisReads(); got != before+1 {
+		t.Errorf("a lone refresh read /apis %d times, want 1", got-before)
+	}
+}

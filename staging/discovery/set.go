@@ -21,10 +21,13 @@ type Set struct {
 	// share one read.
 	refreshing sync.Mutex
 
-	mu   sync.Mutex // guards snap, at and read
+	mu   sync.Mutex // guards snap, at, read, reads and err
 	snap Snapshot
 	at   time.Time
 	read bool
+	// reads counts the reads started; err is the last one's failure.
+	reads int
+	err   error
 }
 
 // NewSet returns a Set reading through rc, timed by clock (nil for the
@@ -36,12 +39,24 @@ func NewSet(rc *rest.Client, clock workqueue.Clock) *Set {
 	return &Set{rc: rc, clock: clock}
 }
 
-// Refresh reads the discovery documents now. A group version that fails
-// keeps the resources it had in the previous snapshot. When /api or /apis
-// fails the previous snapshot stays and the error is returned.
+// Refresh returns a snapshot read after the call began: its own read, or
+// that of a concurrent call that started after it (callers arriving
+// together share one read). A group version that fails keeps the
+// resources it had in the previous snapshot. When /api or /apis fails the
+// previous snapshot is returned with the error.
 func (s *Set) Refresh(ctx context.Context) (Snapshot, error) {
+	s.mu.Lock()
+	asked := s.reads
+	s.mu.Unlock()
 	s.refreshing.Lock()
 	defer s.refreshing.Unlock()
+	s.mu.Lock()
+	if s.reads > asked { // a read started after the call, and is done
+		snap, err := s.snap, s.err
+		s.mu.Unlock()
+		return snap, err
+	}
+	s.mu.Unlock()
 	return s.refreshLocked(ctx)
 }
 
@@ -88,9 +103,13 @@ func (s *Set) Run(ctx context.Context, period time.Duration, observe func(Snapsh
 // refreshLocked reads and installs a snapshot; the caller holds
 // refreshing.
 func (s *Set) refreshLocked(ctx context.Context) (Snapshot, error) {
+	s.mu.Lock()
+	s.reads++
+	s.mu.Unlock()
 	snap, err := Read(ctx, s.rc)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.err = err
 	if err != nil {
 		return s.snap, err
 	}
