@@ -18,6 +18,10 @@ import (
 // owner: the reference can never resolve, so it is reported, not retried.
 var errInvalidNamespace = errors.New("a cluster-scoped object cannot have a namespaced owner")
 
+// errUnknownKind marks an owner reference to a kind discovery does not
+// list: the work is retried until a discovery lists it.
+var errUnknownKind = errors.New("kind not served (yet): retried after the next discovery")
+
 // collector holds the two reconcilers' shared state.
 type collector struct {
 	lg    *zap.Logger
@@ -42,8 +46,15 @@ func (d deleter) Reconcile(ctx context.Context, key string) (ctrl.Result, error)
 		return ctrl.Result{}, nil // gone, or on its way out: its delete event does the rest
 	}
 	o, ok := d.opsFor(v.id)
-	if !ok {
-		d.g.virtualDelete(v.id) // no such kind is served: the object cannot exist
+	switch {
+	case !ok && v.virtual:
+		// Only references name it, with a kind discovery does not list:
+		// perhaps a custom resource defined since the last discovery.
+		// Retried, never taken for absent (which would delete its
+		// dependents), as upstream.
+		return ctrl.Result{}, fmt.Errorf("owner %s %s/%s: %w", v.id.APIVersion+" "+v.id.Kind, v.id.Namespace, v.id.Name, errUnknownKind)
+	case !ok:
+		d.g.virtualDelete(v.id) // its resource is no longer served: the object is gone
 		return ctrl.Result{}, nil
 	}
 	if !v.virtual && !v.deletingDependents && d.ownersSolid(v) {
@@ -120,8 +131,7 @@ func (d deleter) classify(ctx context.Context, id ref, refs []meta.OwnerReferenc
 func (d deleter) lookupOwner(ctx context.Context, id, oid ref) (ownerState, error) {
 	o, ok := d.opsFor(oid)
 	if !ok {
-		d.markAbsent(oid)
-		return ownerDangling, nil
+		return ownerUnknown, fmt.Errorf("owner %s %s/%s: %w", oid.APIVersion+" "+oid.Kind, oid.Namespace, oid.Name, errUnknownKind)
 	}
 	if o.info.Namespaced && id.Namespace == "" {
 		return ownerUnknown, errInvalidNamespace
