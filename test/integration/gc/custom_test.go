@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
 	"platform.io/client/client"
 
@@ -230,4 +231,52 @@ func TestCustomResourceDefinedAfterStart(t *testing.T) {
 		return isNotFound(err), err
 	})
 	t.Logf("definition to dependent collected: %v (discovery period %v)", time.Since(began), discoveryPeriod)
+}
+
+// TestNamespaceDeletionWaitsForDiscovery: while an aggregated API cannot
+// be discovered, a deleted namespace is emptied of what can be found but
+// kept, its NamespaceDeletionDiscoveryFailure condition saying why; once
+// the API is gone the namespace goes.
+func TestNamespaceDeletionWaitsForDiscovery(t *testing.T) {
+	e := start(t, allLoops()...)
+	const group, apiService = "broken.example.com", "/apis/apiregistration.platform.io/v1/apiservices/v1.broken.example.com"
+	e.srv.Do(t, "POST", "/apis/apiregistration.platform.io/v1/apiservices", map[string]any{
+		"apiVersion": "apiregistration.platform.io/v1", "kind": "APIService",
+		"metadata": map[string]any{"name": "v1." + group},
+		"spec": map[string]any{
+			"service": map[string]any{"namespace": "default", "name": "nothing", "port": 443},
+			"group":   group, "version": "v1", "insecureSkipTLSVerify": true,
+			"groupPriorityMinimum": 1000, "versionPriority": 15,
+		},
+	}).Expect(t, http.StatusCreated)
+	eventually(t, "the aggregated group unavailable", func() (bool, error) {
+		return e.srv.Do(t, "GET", "/apis/"+group+"/v1", nil).Code == http.StatusServiceUnavailable, nil
+	})
+	const ns = "held"
+	createNamespace(t, e, ns)
+	mustCreate(t, e, e.set.ConfigMaps, configMap(ns, "content"))
+	if err := e.set.Namespaces.Delete(e.ctx, ns, nil); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "discovery failure reported", func() (bool, error) {
+		n, err := e.set.Namespaces.Get(e.ctx, ns, meta.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		for _, c := range n.Status.Conditions {
+			if c.Type == corev1.NamespaceDeletionDiscoveryFailure && c.Status == corev1.ConditionTrue {
+				if c.Reason != "DiscoveryFailed" || !strings.Contains(c.Message, group+"/v1") {
+					return false, fmt.Errorf("condition %+v", c)
+				}
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	eventually(t, "the discoverable content deleted", func() (bool, error) { return gone(e, e.set.ConfigMaps, ns, "content") })
+	if ok, err := gone(e, e.set.Namespaces, "", ns); ok || err != nil {
+		t.Fatalf("namespace removed while a group could not be discovered: %v, %v", ok, err)
+	}
+	e.srv.Do(t, "DELETE", apiService, nil).Expect(t, http.StatusOK)
+	eventually(t, "namespace removed", func() (bool, error) { return gone(e, e.set.Namespaces, "", ns) })
 }
