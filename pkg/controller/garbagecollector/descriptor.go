@@ -133,7 +133,9 @@ func New(c controller.Context, o *Options) (run.Runnable, error) {
 				return loop.Run(gctx)
 			})
 		}
-		return g.Wait()
+		err := g.Wait()
+		mons.wait()
+		return err
 	}), nil
 }
 

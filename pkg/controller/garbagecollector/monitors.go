@@ -37,6 +37,8 @@ type monitors struct {
 
 	mu      sync.Mutex
 	running map[meta.GroupResource]*monitor // mu guards running
+	// wg tracks the informers of the collector's own.
+	wg sync.WaitGroup
 }
 
 // sync makes the catalog and the monitors those of snap: it starts a
@@ -95,7 +97,7 @@ func (m *monitors) start(ctx context.Context, o ops) *monitor {
 	if !o.shared {
 		ictx, mon.cancel = context.WithCancel(ctx)
 	}
-	reg, err := o.inform(ictx, m.g.process)
+	reg, run, err := o.inform(ictx, m.g.process)
 	if err != nil {
 		if mon.cancel != nil {
 			mon.cancel()
@@ -104,8 +106,15 @@ func (m *monitors) start(ctx context.Context, o ops) *monitor {
 		return nil
 	}
 	mon.reg = reg
+	if run != nil {
+		m.wg.Go(func() { run(ictx) })
+	}
 	return mon
 }
+
+// wait returns once the informers of the collector's own have stopped;
+// end the context they run under first.
+func (m *monitors) wait() { m.wg.Wait() }
 
 func (m *monitors) informerError(err error) {
 	m.lg.Warn("garbage collector monitor list or watch failed; retrying", zap.Error(err))

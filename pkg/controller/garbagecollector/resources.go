@@ -51,10 +51,12 @@ type ops struct {
 	// name (uid checked by the server). An object gone or replaced is a
 	// NotFound or Invalid error.
 	edit func(ctx context.Context, id ref, c metaChange) error
-	// inform declares the informer of the resource, starts it if it is
-	// new (to run until ctx ends), and sends its notifications to sink
-	// until the returned registration is removed.
-	inform func(ctx context.Context, sink func(change)) (*informer.Registration, error)
+	// inform declares the informer of the resource and sends its
+	// notifications to sink until the returned registration is removed.
+	// A shared informer new to the process is started to run until ctx
+	// ends; an informer of the collector's own is returned as run, for the
+	// caller to run.
+	inform func(ctx context.Context, sink func(change)) (reg *informer.Registration, run func(context.Context), err error)
 	// shared says the informer is the process's: removing the collector's
 	// registration is all there is to stop; otherwise it is the
 	// collector's own, stopped by ending its context.
@@ -86,19 +88,20 @@ func typedOps[T any, PT client.ObjectPtr[T]](c *client.Client[T, PT], f *informe
 			_, err := c.Namespace(id.Namespace).Patch(ctx, id.Name, rest.StrategicMergePatchType, strategicPatch(id.UID, mc), meta.WriteOptions{})
 			return err
 		},
-		inform: func(ctx context.Context, sink func(change)) (*informer.Registration, error) {
+		inform: func(ctx context.Context, sink func(change)) (*informer.Registration, func(context.Context), error) {
 			inf, err := client.Inform(f, c)
 			if err != nil {
-				return nil, fmt.Errorf("informer of %s: %w", r.GroupResource(), err)
+				return nil, nil, fmt.Errorf("informer of %s: %w", r.GroupResource(), err)
 			}
 			f.Start(ctx)
-			return inf.AddEventHandler(informer.ResourceEventHandler[PT]{
+			reg, err := inf.AddEventHandler(informer.ResourceEventHandler[PT]{
 				OnAdd: func(obj PT, _ bool) { sink(change{res: info, obj: obj.GetObjectMeta()}) },
 				OnUpdate: func(old, obj PT) {
 					sink(change{res: info, old: old.GetObjectMeta(), obj: obj.GetObjectMeta()})
 				},
 				OnDelete: func(obj PT) { sink(change{res: info, obj: obj.GetObjectMeta(), deleted: true}) },
 			})
+			return reg, nil, err
 		},
 	}
 }
@@ -125,7 +128,7 @@ func metadataOps(d *client.Dynamic, r discovery.Resource, onError func(error)) o
 		edit: func(ctx context.Context, id ref, mc metaChange) error {
 			return mergeEdit(ctx, m.Namespace(id.Namespace), id, mc)
 		},
-		inform: func(ctx context.Context, sink func(change)) (*informer.Registration, error) {
+		inform: func(_ context.Context, sink func(change)) (*informer.Registration, func(context.Context), error) {
 			inf := informer.New(r.GroupResource(), informer.ListerWatcher[*meta.PartialObjectMetadata](m),
 				informer.Options{Reflector: informer.ReflectorOptions{OnError: onError}})
 			reg, err := inf.AddEventHandler(informer.ResourceEventHandler[*meta.PartialObjectMetadata]{
@@ -138,10 +141,9 @@ func metadataOps(d *client.Dynamic, r discovery.Resource, onError func(error)) o
 				},
 			})
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			go inf.Run(ctx)
-			return reg, nil
+			return reg, inf.Run, nil
 		},
 	}
 }
