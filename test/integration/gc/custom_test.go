@@ -235,8 +235,8 @@ func TestCustomResourceDefinedAfterStart(t *testing.T) {
 
 // TestNamespaceDeletionWaitsForDiscovery: while an aggregated API cannot
 // be discovered, a deleted namespace is emptied of what can be found but
-// kept, its NamespaceDeletionDiscoveryFailure condition saying why; once
-// the API is gone the namespace goes.
+// kept, its NamespaceDeletionDiscoveryFailure condition saying why, and the
+// garbage collector goes on; once the API is gone the namespace goes.
 func TestNamespaceDeletionWaitsForDiscovery(t *testing.T) {
 	e := start(t, allLoops()...)
 	const group, apiService = "broken.example.com", "/apis/apiregistration.platform.io/v1/apiservices/v1.broken.example.com"
@@ -277,6 +277,13 @@ func TestNamespaceDeletionWaitsForDiscovery(t *testing.T) {
 	if ok, err := gone(e, e.set.Namespaces, "", ns); ok || err != nil {
 		t.Fatalf("namespace removed while a group could not be discovered: %v, %v", ok, err)
 	}
+	// The garbage collector goes on with the groups it has.
+	owner := mustCreate(t, e, e.set.ConfigMaps, configMap("default", "owner-while-broken"))
+	mustCreate(t, e, e.set.ConfigMaps, configMap("default", "owned-while-broken", cmOwner(owner, false)))
+	deleteWith(t, e, "default", owner.Name, meta.DeletePropagationBackground)
+	eventually(t, "dependent collected while a group cannot be discovered", func() (bool, error) {
+		return gone(e, e.set.ConfigMaps, "default", "owned-while-broken")
+	})
 	e.srv.Do(t, "DELETE", apiService, nil).Expect(t, http.StatusOK)
 	eventually(t, "namespace removed", func() (bool, error) { return gone(e, e.set.Namespaces, "", ns) })
 }
