@@ -7,7 +7,8 @@
 // Namespace scopes it. A Set holds one Client per resource the API server
 // serves; Resources is the table those clients are built from, and the place
 // other packages look resources and kinds up. Dynamic serves any resource
-// with Unstructured objects.
+// with Unstructured objects, and (Dynamic.Metadata) reduced to their
+// metadata, for caches of resources known only from discovery.
 //
 // Guarantees:
 //

@@ -2,7 +2,6 @@ package garbagecollector
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -19,19 +18,22 @@ import (
 // owner: the reference can never resolve, so it is reported, not retried.
 var errInvalidNamespace = errors.New("a cluster-scoped object cannot have a namespaced owner")
 
+// errUnknownKind marks an owner reference to a kind discovery does not
+// list: the work is retried until a discovery lists it.
+var errUnknownKind = errors.New("kind not served (yet): retried after the next discovery")
+
 // collector holds the two reconcilers' shared state.
 type collector struct {
 	lg    *zap.Logger
 	g     *graph
-	ops   map[groupKind]ops
+	cat   *catalog
 	rec   record.Recorder
 	queue queues
 }
 
 // opsFor returns the ops of the kind id names.
 func (c *collector) opsFor(id ref) (ops, bool) {
-	o, ok := c.ops[id.groupKind()]
-	return o, ok
+	return c.cat.get(id.groupKind())
 }
 
 // deleter is the attemptToDelete reconciler; keys are uids.
@@ -43,12 +45,19 @@ func (d deleter) Reconcile(ctx context.Context, key string) (ctrl.Result, error)
 	if !ok || v.beingDeleted && !v.deletingDependents {
 		return ctrl.Result{}, nil // gone, or on its way out: its delete event does the rest
 	}
-	if !v.virtual && !v.deletingDependents && d.ownersSolid(v) {
+	o, ok := d.opsFor(v.id)
+	switch {
+	case !ok && v.virtual:
+		// Only references name it, with a kind discovery does not list:
+		// perhaps a custom resource defined since the last discovery.
+		// Retried, never taken for absent (which would delete its
+		// dependents), as upstream.
+		return ctrl.Result{}, fmt.Errorf("owner %s %s/%s: %w", v.id.APIVersion+" "+v.id.Kind, v.id.Namespace, v.id.Name, errUnknownKind)
+	case !ok:
+		d.g.virtualDelete(v.id) // its resource is no longer served: the object is gone
 		return ctrl.Result{}, nil
 	}
-	o, ok := d.opsFor(v.id)
-	if !ok {
-		d.g.virtualDelete(v.id) // no such kind is served: the object cannot exist
+	if !v.virtual && !v.deletingDependents && d.ownersSolid(v) {
 		return ctrl.Result{}, nil
 	}
 	latest, err := o.get(ctx, v.id.Namespace, v.id.Name)
@@ -122,8 +131,7 @@ func (d deleter) classify(ctx context.Context, id ref, refs []meta.OwnerReferenc
 func (d deleter) lookupOwner(ctx context.Context, id, oid ref) (ownerState, error) {
 	o, ok := d.opsFor(oid)
 	if !ok {
-		d.markAbsent(oid)
-		return ownerDangling, nil
+		return ownerUnknown, fmt.Errorf("owner %s %s/%s: %w", oid.APIVersion+" "+oid.Kind, oid.Namespace, oid.Name, errUnknownKind)
 	}
 	if o.info.Namespaced && id.Namespace == "" {
 		return ownerUnknown, errInvalidNamespace
@@ -154,13 +162,13 @@ func (d deleter) markAbsent(id ref) {
 func (d deleter) apply(ctx context.Context, o ops, id ref, v verdict) error {
 	if len(v.removeRefs) > 0 {
 		d.lg.Debug("removing dangling owner references", zap.String("kind", id.Kind), zap.String("namespace", id.Namespace), zap.String("name", id.Name))
-		return ignoreGone(o.patch(ctx, id.Namespace, id.Name, removeRefsPatch(id.UID, v.removeRefs)))
+		return ignoreGoneEdit(o.edit(ctx, id, metaChange{removeOwners: v.removeRefs}))
 	}
 	if !v.delete {
 		return nil
 	}
 	if len(v.unblock) > 0 {
-		if err := ignoreGone(o.patch(ctx, id.Namespace, id.Name, unblockPatch(id.UID, v.unblock))); err != nil {
+		if err := ignoreGoneEdit(o.edit(ctx, id, metaChange{unblock: v.unblock})); err != nil {
 			return fmt.Errorf("unblock owners of %s %s/%s: %w", id.Kind, id.Namespace, id.Name, err)
 		}
 	}
@@ -209,7 +217,7 @@ func (r orphaner) Reconcile(ctx context.Context, key string) (ctrl.Result, error
 		if !ok {
 			continue
 		}
-		err := ignoreGone(do.patch(ctx, dep.id.Namespace, dep.id.Name, removeRefsPatch(dep.id.UID, []meta.UID{v.id.UID})))
+		err := ignoreGoneEdit(do.edit(ctx, dep.id, metaChange{removeOwners: []meta.UID{v.id.UID}}))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("orphan %s %s/%s: %w", dep.id.Kind, dep.id.Namespace, dep.id.Name, err))
 		}
@@ -227,34 +235,10 @@ func (r orphaner) Reconcile(ctx context.Context, key string) (ctrl.Result, error
 // removeFinalizer drops finalizer from the object id; the API server
 // removes an object being deleted once its last finalizer is gone.
 func removeFinalizer(ctx context.Context, o ops, id ref, finalizer string) error {
-	p := map[string]any{"metadata": map[string]any{
-		"uid": id.UID, "$deleteFromPrimitiveList/finalizers": []string{finalizer}}}
-	data, _ := json.Marshal(p)
-	if err := ignoreGone(o.patch(ctx, id.Namespace, id.Name, data)); err != nil {
+	if err := ignoreGoneEdit(o.edit(ctx, id, metaChange{finalizer: finalizer})); err != nil {
 		return fmt.Errorf("remove finalizer %s from %s %s/%s: %w", finalizer, id.Kind, id.Namespace, id.Name, err)
 	}
 	return nil
-}
-
-// removeRefsPatch is a strategic merge patch deleting the references to
-// owners from the object uid (the uid makes it fail on a replaced object).
-func removeRefsPatch(uid meta.UID, owners []meta.UID) []byte {
-	refs := make([]map[string]any, 0, len(owners))
-	for _, o := range owners {
-		refs = append(refs, map[string]any{"$patch": "delete", "uid": o})
-	}
-	data, _ := json.Marshal(map[string]any{"metadata": map[string]any{"uid": uid, "ownerReferences": refs}})
-	return data
-}
-
-// unblockPatch sets blockOwnerDeletion=false on the references to owners.
-func unblockPatch(uid meta.UID, owners []meta.UID) []byte {
-	refs := make([]map[string]any, 0, len(owners))
-	for _, o := range owners {
-		refs = append(refs, map[string]any{"uid": o, "blockOwnerDeletion": false})
-	}
-	data, _ := json.Marshal(map[string]any{"metadata": map[string]any{"uid": uid, "ownerReferences": refs}})
-	return data
 }
 
 // ignoreGone treats an object that is gone, or was replaced by one with
@@ -262,6 +246,16 @@ func unblockPatch(uid meta.UID, owners []meta.UID) []byte {
 // invalid on patch), as done.
 func ignoreGone(err error) error {
 	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) || apierrors.IsInvalid(err) {
+		return nil
+	}
+	return err
+}
+
+// ignoreGoneEdit treats an object gone or replaced as done for an edit of
+// its metadata (a replaced object fails the uid check as invalid). A
+// conflict is not done: the edit did not happen.
+func ignoreGoneEdit(err error) error {
+	if apierrors.IsNotFound(err) || apierrors.IsInvalid(err) {
 		return nil
 	}
 	return err

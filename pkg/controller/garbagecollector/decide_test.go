@@ -101,14 +101,39 @@ func TestPatches(t *testing.T) {
 		got  []byte
 		want string
 	}{
-		{"remove references", removeRefsPatch("me", []meta.UID{"a", "b"}),
+		{"remove references", strategicPatch("me", metaChange{removeOwners: []meta.UID{"a", "b"}}),
 			`{"metadata":{"ownerReferences":[{"$patch":"delete","uid":"a"},{"$patch":"delete","uid":"b"}],"uid":"me"}}`},
-		{"unblock", unblockPatch("me", []meta.UID{"a"}),
+		{"unblock", strategicPatch("me", metaChange{unblock: []meta.UID{"a"}}),
 			`{"metadata":{"ownerReferences":[{"blockOwnerDeletion":false,"uid":"a"}],"uid":"me"}}`},
+		{"remove finalizer", strategicPatch("me", metaChange{finalizer: "orphan"}),
+			`{"metadata":{"$deleteFromPrimitiveList/finalizers":["orphan"],"uid":"me"}}`},
+		{"merge: remove a reference", mergeOf(metaChange{removeOwners: []meta.UID{"a"}}),
+			`{"metadata":{"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"b","uid":"b","blockOwnerDeletion":true}],"resourceVersion":"7","uid":"me"}}`},
+		{"merge: unblock", mergeOf(metaChange{unblock: []meta.UID{"b"}}),
+			`{"metadata":{"ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"a","uid":"a"},{"apiVersion":"v1","kind":"ConfigMap","name":"b","uid":"b","blockOwnerDeletion":false}],"resourceVersion":"7","uid":"me"}}`},
+		{"merge: remove the last finalizer", mergeOf(metaChange{finalizer: "foregroundDeletion"}),
+			`{"metadata":{"finalizers":[],"resourceVersion":"7","uid":"me"}}`},
+		{"merge: nothing to do", mergeOf(metaChange{removeOwners: []meta.UID{"c"}, finalizer: "orphan"}), ""},
 	}
 	for _, tc := range tests {
 		if string(tc.got) != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, tc.got, tc.want)
 		}
 	}
+}
+
+// mergeOf is the merge patch of mc on an object with two owners, the
+// second blocking, and the foregroundDeletion finalizer; "" when it
+// changes nothing.
+func mergeOf(mc metaChange) []byte {
+	block := true
+	m := &meta.ObjectMeta{UID: "me", ResourceVersion: "7", Finalizers: []string{"foregroundDeletion"}, OwnerReferences: []meta.OwnerReference{
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "a", UID: "a"},
+		{APIVersion: "v1", Kind: "ConfigMap", Name: "b", UID: "b", BlockOwnerDeletion: &block},
+	}}
+	data, changed := mergePatch(m, mc)
+	if !changed {
+		return nil
+	}
+	return data
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/pflag"
 	"go.uber.org/zap"
 
-	"platform.io/client/api/meta"
 	"platform.io/client/client"
+	"platform.io/client/discovery"
 	"platform.io/client/informer"
 	"platform.io/client/rest"
 
@@ -17,24 +17,31 @@ import (
 	"platform.io/platform/pkg/controller"
 )
 
-// TestResourceTableCoversServedResources: every served resource has ops,
-// so a new row in client.Resources without a client here fails this test.
+// TestResourceTableCoversServedResources: every served resource has typed
+// ops, so a new row in client.Resources without a client here fails this
+// test; and every one but events is watched when discovery lists it with
+// list, watch and delete.
 func TestResourceTableCoversServedResources(t *testing.T) {
 	rc, err := rest.NewClient(&rest.Config{Host: "http://127.0.0.1:1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, missing := resourceTable(client.NewSet(rc))
+	table, missing := typedTable(client.NewSet(rc), informer.NewFactory(informer.Options{}))
 	if len(missing) > 0 {
 		t.Fatalf("served resources without ops: %v", missing)
 	}
 	for _, r := range client.Resources() {
-		o, ok := table[groupKind{r.Group, r.Kind}]
-		if !ok || o.info.Namespaced != r.Namespaced {
-			t.Errorf("%s: ops %v, namespaced %v", r.GroupResource(), ok, o.info.Namespaced)
+		o, ok := table[r.GroupResource()]
+		if !ok || o.info.Namespaced != r.Namespaced || o.info.Kind != r.Kind || !o.shared {
+			t.Errorf("%s: ops %v, namespaced %v, kind %s, shared %v", r.GroupResource(), ok, o.info.Namespaced, o.info.Kind, o.shared)
 		}
-		if want := r.Name != "events"; o.watch != want {
-			t.Errorf("%s: watched %v, want %v", r.GroupResource(), o.watch, want)
+		dr := discovery.Resource{Resource: r, Verbs: []string{"delete", "get", "list", "watch"}}
+		if want := r.Name != "events"; watchable(dr) != want {
+			t.Errorf("%s: watched %v, want %v", r.GroupResource(), watchable(dr), want)
+		}
+		dr.Verbs = []string{"delete", "get", "list"}
+		if watchable(dr) {
+			t.Errorf("%s: watched without the watch verb", r.GroupResource())
 		}
 	}
 }
@@ -90,19 +97,13 @@ func TestDisabledWatchesNothing(t *testing.T) {
 	if err := r.Run(ctx); err != nil {
 		t.Errorf("Run = %v", err)
 	}
+	// Enabled, it declares nothing either until it runs: discovery decides
+	// what it watches (test/integration/gc covers that).
 	o.Enabled = true
 	if _, err := New(c, o); err != nil {
 		t.Fatal(err)
 	}
-	// One informer per served group and resource (cronjobs and
-	// horizontalpodautoscalers are served in two versions), events ignored.
-	want := map[meta.GroupResource]bool{}
-	for _, r := range client.Resources() {
-		if !ignored(r.GroupResource()) {
-			want[r.GroupResource()] = true
-		}
-	}
-	if keys := f.Keys(); len(keys) != len(want) {
-		t.Errorf("enabled collector declared %d informers, want %d: %v", len(keys), len(want), keys)
+	if keys := f.Keys(); len(keys) != 0 {
+		t.Errorf("collector declared informers %v before discovery", keys)
 	}
 }

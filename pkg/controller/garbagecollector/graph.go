@@ -303,3 +303,16 @@ func sameRef(a, b meta.OwnerReference) bool {
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
+
+// forgetKind asks the workers to check every observed object of kind gk,
+// once its resource is no longer served: they find the kind gone and take
+// the objects out of the graph, their dependents checked again.
+func (g *graph) forgetKind(gk groupKind) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for uid, n := range g.nodes {
+		if !n.virtual && n.id.groupKind() == gk {
+			g.q.delete(uid)
+		}
+	}
+}

@@ -7,10 +7,14 @@ import (
 
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
+	"platform.io/client/discovery"
 )
 
 // outcome is what one pass over a namespace's content found.
 type outcome struct {
+	// discoveryFailure says why some served resources could not be
+	// discovered, "" when all were.
+	discoveryFailure string
 	// contentErrors are the failures of deleting or listing, per resource.
 	contentErrors []string
 	// remaining counts the objects left per resource ("pods.", "deployments.apps").
@@ -20,8 +24,8 @@ type outcome struct {
 }
 
 // conditions returns the namespace conditions that describe o, with
-// upstream's reasons and messages. Discovery and group-version parsing
-// cannot fail here: the served resources are a fixed table.
+// upstream's reasons and messages. Group-version parsing cannot fail here:
+// discovery hands over parsed group versions.
 func conditions(o outcome) []corev1.NamespaceCondition {
 	out := make([]corev1.NamespaceCondition, 0, 5)
 	ok := func(t corev1.NamespaceConditionType, reason, msg string) {
@@ -30,7 +34,11 @@ func conditions(o outcome) []corev1.NamespaceCondition {
 	bad := func(t corev1.NamespaceConditionType, reason, msg string) {
 		out = append(out, corev1.NamespaceCondition{Type: t, Status: corev1.ConditionTrue, Reason: reason, Message: msg})
 	}
-	ok(corev1.NamespaceDeletionDiscoveryFailure, "ResourcesDiscovered", "All resources successfully discovered")
+	if o.discoveryFailure != "" {
+		bad(corev1.NamespaceDeletionDiscoveryFailure, "DiscoveryFailed", o.discoveryFailure)
+	} else {
+		ok(corev1.NamespaceDeletionDiscoveryFailure, "ResourcesDiscovered", "All resources successfully discovered")
+	}
 	ok(corev1.NamespaceDeletionGVParsingFailure, "ParsedGroupVersions", "All legacy kube types successfully parsed")
 	if len(o.contentErrors) > 0 {
 		errs := append([]string(nil), o.contentErrors...)
@@ -53,6 +61,25 @@ func conditions(o outcome) []corev1.NamespaceCondition {
 		ok(corev1.NamespaceFinalizersRemaining, "ContentHasNoFinalizers", "All content-preserving finalizers finished")
 	}
 	return out
+}
+
+// discoveryFailure is the message of a failed discovery, as upstream words
+// it: the error when /api or /apis could not be read, else the group
+// versions that could not; "" when nothing failed.
+func discoveryFailure(snap discovery.Snapshot, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	if len(snap.Failed) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(snap.Failed))
+	for gv, e := range snap.Failed {
+		parts = append(parts, fmt.Sprintf("%s: %v", gv, e))
+	}
+	sort.Strings(parts)
+	return fmt.Sprintf("Discovery failed for some groups, %d failing: unable to retrieve the complete list of server APIs: %s",
+		len(parts), strings.Join(parts, ", "))
 }
 
 // counts renders m sorted by key, each entry with format, joined by ", ".

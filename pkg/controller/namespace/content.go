@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
 	"platform.io/client/client"
+	"platform.io/client/discovery"
 )
 
 // leftover is what a resource still holds in a namespace after its delete
@@ -22,8 +24,8 @@ type leftover struct {
 
 // content deletes and counts one resource's objects in a namespace.
 type content interface {
-	deleteCollection(ctx context.Context, r client.Resource, ns string) error
-	left(ctx context.Context, r client.Resource, ns string) (leftover, error)
+	deleteAll(ctx context.Context, r discovery.Resource, ns string) error
+	left(ctx context.Context, r discovery.Resource, ns string) (leftover, error)
 }
 
 // leftPageSize bounds the objects read to describe what is left; beyond it
@@ -35,21 +37,35 @@ type dynamicContent struct{ d *client.Dynamic }
 
 var _ content = dynamicContent{}
 
-// deleteCollection deletes every object of r in ns, in the background: the
+// deleteAll deletes every object of r in ns, in the background: the
 // garbage collector takes care of their dependents. Pods get their default
-// grace period.
-func (c dynamicContent) deleteCollection(ctx context.Context, r client.Resource, ns string) error {
+// grace period. A resource without deletecollection has its objects
+// listed and deleted one by one.
+func (c dynamicContent) deleteAll(ctx context.Context, r discovery.Resource, ns string) error {
 	bg := meta.DeletePropagationBackground
-	err := c.d.Resource(r.GroupVersionResource()).Namespace(ns).DeleteCollection(ctx,
-		&meta.DeleteOptions{PropagationPolicy: &bg}, meta.ListOptions{})
+	opts := &meta.DeleteOptions{PropagationPolicy: &bg}
+	dr := c.d.Resource(r.GroupVersionResource()).Namespace(ns)
+	if r.Supports(discovery.VerbDeleteCollection) {
+		if err := dr.DeleteCollection(ctx, opts, meta.ListOptions{}); err != nil {
+			return fmt.Errorf("delete collection of %s: %w", r.GroupResource(), err)
+		}
+		return nil
+	}
+	l, err := dr.List(ctx, meta.ListOptions{})
 	if err != nil {
-		return fmt.Errorf("delete collection of %s: %w", r.GroupResource(), err)
+		return fmt.Errorf("list %s: %w", r.GroupResource(), err)
+	}
+	for i := range l.Items {
+		err := dr.Delete(ctx, l.Items[i].GetName(), opts)
+		if err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("delete %s %q: %w", r.GroupResource(), l.Items[i].GetName(), err)
+		}
 	}
 	return nil
 }
 
 // left lists what remains of r in ns.
-func (c dynamicContent) left(ctx context.Context, r client.Resource, ns string) (leftover, error) {
+func (c dynamicContent) left(ctx context.Context, r discovery.Resource, ns string) (leftover, error) {
 	l, err := c.d.Resource(r.GroupVersionResource()).Namespace(ns).List(ctx, meta.ListOptions{Limit: leftPageSize})
 	if err != nil {
 		return leftover{}, fmt.Errorf("list %s: %w", r.GroupResource(), err)
@@ -73,17 +89,16 @@ func (c dynamicContent) left(ctx context.Context, r client.Resource, ns string) 
 	return out, nil
 }
 
-// namespacedResources returns the served namespaced resources, one per
-// group and resource (the first served version).
-func namespacedResources() []client.Resource {
-	seen := map[meta.GroupResource]bool{}
-	var out []client.Resource
-	for _, r := range client.Resources() {
-		if !r.Namespaced || seen[r.GroupResource()] {
-			continue
+// deletable returns the resources whose content a namespace's deletion
+// removes: the namespaced ones, in their preferred version, that can be
+// listed and deleted (which leaves out subresources and virtual resources
+// such as bindings).
+func deletable(snap discovery.Snapshot) []discovery.Resource {
+	var out []discovery.Resource
+	for _, r := range discovery.Supporting(snap.Preferred(), discovery.VerbList, discovery.VerbDelete) {
+		if r.Namespaced {
+			out = append(out, r)
 		}
-		seen[r.GroupResource()] = true
-		out = append(out, r)
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/client"
 	ctrl "platform.io/client/controller"
+	"platform.io/client/discovery"
 	"platform.io/client/informer"
 	"platform.io/client/workqueue"
 
@@ -69,8 +70,9 @@ func New(c controller.Context, o *Options) (*ctrl.Controller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
+	resources := discovery.NewSet(c.REST, nil)
 	r := &reconciler{
-		lg: lg, lister: inf.Lister(), resources: namespacedResources(),
+		lg: lg, lister: inf.Lister(), discover: resources.Refresh,
 		content: dynamicContent{client.NewDynamic(c.REST)},
 		write:   apiWriter{c: c.Clients, rc: c.REST},
 		now:     time.Now,

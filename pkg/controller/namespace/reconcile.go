@@ -14,6 +14,7 @@ import (
 	"platform.io/client/api/meta"
 	"platform.io/client/client"
 	ctrl "platform.io/client/controller"
+	"platform.io/client/discovery"
 	"platform.io/client/informer"
 	"platform.io/client/rest"
 
@@ -32,12 +33,15 @@ const parallelDeletes = 8
 // reconciler empties and finalizes one Terminating namespace; keys are
 // namespace names.
 type reconciler struct {
-	lg        *zap.Logger
-	lister    informer.Lister[*corev1.Namespace]
-	resources []client.Resource
-	content   content
-	write     namespaceWriter
-	now       func() time.Time
+	lg     *zap.Logger
+	lister informer.Lister[*corev1.Namespace]
+	// discover returns the served resources, read after the call began
+	// (a namespace's pass never works from a list read before it, which
+	// could miss a custom resource defined just before).
+	discover func(ctx context.Context) (discovery.Snapshot, error)
+	content  content
+	write    namespaceWriter
+	now      func() time.Time
 }
 
 var _ ctrl.Reconciler = (*reconciler)(nil)
@@ -57,13 +61,19 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 		return ctrl.Result{}, nil
 	}
 	ns = podcontrol.Clone(ns)
-	out, grace := r.deleteContent(ctx, ns.Name)
+	snap, derr := r.discover(ctx)
+	out, grace := r.deleteContent(ctx, ns.Name, deletable(snap))
+	out.discoveryFailure = discoveryFailure(snap, derr)
 	if err := r.report(ctx, ns, out); err != nil {
 		return ctrl.Result{}, err
 	}
 	switch {
 	case len(out.contentErrors) > 0:
 		return ctrl.Result{}, fmt.Errorf("namespace %s: %d resources failed: %s", ns.Name, len(out.contentErrors), out.contentErrors[0])
+	case out.discoveryFailure != "":
+		// What could be discovered was deleted; the namespace stays until
+		// every group can be read, as some of them may hold its objects.
+		return ctrl.Result{}, fmt.Errorf("namespace %s: %s", ns.Name, out.discoveryFailure)
 	case grace > 0:
 		return ctrl.Result{RequeueAfter: time.Duration(grace) * time.Second}, nil
 	case len(out.remaining) > 0:
@@ -88,12 +98,12 @@ func (r *reconciler) Reconcile(ctx context.Context, key string) (ctrl.Result, er
 // so the next pass waits for it. Resources are emptied in parallel, at most
 // parallelDeletes at once: the API server deletes a collection one object
 // after another.
-func (r *reconciler) deleteContent(ctx context.Context, ns string) (out outcome, grace int64) {
+func (r *reconciler) deleteContent(ctx context.Context, ns string, resources []discovery.Resource) (out outcome, grace int64) {
 	out = outcome{remaining: map[string]int{}, finalizers: map[string]int{}}
 	var mu sync.Mutex // guards out and grace
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, parallelDeletes)
-	for _, res := range r.resources {
+	for _, res := range resources {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -117,9 +127,9 @@ func (r *reconciler) deleteContent(ctx context.Context, ns string) (out outcome,
 	return out, grace
 }
 
-// emptyResource deletes the collection of res in ns and returns what is left.
-func (r *reconciler) emptyResource(ctx context.Context, res client.Resource, ns string) (leftover, error) {
-	if err := r.content.deleteCollection(ctx, res, ns); err != nil {
+// emptyResource deletes the objects of res in ns and returns what is left.
+func (r *reconciler) emptyResource(ctx context.Context, res discovery.Resource, ns string) (leftover, error) {
+	if err := r.content.deleteAll(ctx, res, ns); err != nil {
 		return leftover{}, err
 	}
 	return r.content.left(ctx, res, ns)

@@ -3,17 +3,20 @@ package namespace
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"go.uber.org/zap"
 
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
 	"platform.io/client/client"
 	ctrl "platform.io/client/controller"
+	"platform.io/client/discovery"
 	"platform.io/client/informer"
 )
 
@@ -25,7 +28,7 @@ type fakeContent struct {
 	deleted []string
 }
 
-func (f *fakeContent) deleteCollection(_ context.Context, r client.Resource, ns string) error {
+func (f *fakeContent) deleteAll(_ context.Context, r discovery.Resource, ns string) error {
 	if err := f.fail[r.Name]; err != nil {
 		return err
 	}
@@ -35,7 +38,7 @@ func (f *fakeContent) deleteCollection(_ context.Context, r client.Resource, ns 
 	return nil
 }
 
-func (f *fakeContent) left(_ context.Context, r client.Resource, ns string) (leftover, error) {
+func (f *fakeContent) left(_ context.Context, r discovery.Resource, ns string) (leftover, error) {
 	return f.remain[r.Name], nil
 }
 
@@ -83,7 +86,46 @@ type reconcileCase struct {
 	wantErr    bool
 	finalized  bool
 	conditions []string // type=status of the last status written; nil for no write
-	message    string   // of the ContentRemaining or ContentFailure condition written
+	message    string   // of the ContentRemaining, ContentFailure or DiscoveryFailure condition written
+	// failedGroup makes discovery of stable.example.com/v1 fail; apisDown
+	// makes the whole discovery fail.
+	failedGroup, apisDown bool
+}
+
+var allVerbs = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+
+// served is what discovery finds: the built-in resources, a custom
+// namespaced resource, a custom cluster-scoped one and one that cannot be
+// deleted.
+func served() []discovery.Resource {
+	var out []discovery.Resource
+	for _, r := range client.Resources() {
+		verbs := allVerbs
+		if r.Name == "tokenreviews" || r.Name == "subjectaccessreviews" || r.Name == "localsubjectaccessreviews" {
+			verbs = []string{"create"}
+		}
+		out = append(out, discovery.Resource{Resource: r, Verbs: verbs, Preferred: true})
+	}
+	custom := func(name, kind string, namespaced bool, verbs ...string) discovery.Resource {
+		return discovery.Resource{Resource: client.Resource{Group: "stable.example.com", Version: "v1", Name: name, Kind: kind, Namespaced: namespaced},
+			Verbs: verbs, Preferred: true}
+	}
+	return append(out, custom("crontabs", "CronTab", true, allVerbs...), custom("clusterthings", "ClusterThing", false, allVerbs...),
+		custom("readonlythings", "ReadOnlyThing", true, "get", "list", "watch"))
+}
+
+// discoverFor returns the discovery of a case.
+func discoverFor(tc *reconcileCase) func(context.Context) (discovery.Snapshot, error) {
+	return func(context.Context) (discovery.Snapshot, error) {
+		snap := discovery.Snapshot{Resources: served(), Failed: map[meta.GroupVersion]error{}}
+		switch {
+		case tc.apisDown:
+			return discovery.Snapshot{}, errors.New("discovery: /apis: the server is currently unable to handle the request")
+		case tc.failedGroup:
+			snap.Failed[meta.GroupVersion{Group: "metrics.example.com", Version: "v1"}] = errors.New("service unavailable")
+		}
+		return snap, nil
+	}
 }
 
 func reconcileCases() []reconcileCase {
@@ -141,6 +183,40 @@ func reconcileCases() []reconcileCase {
 			condition(corev1.NamespaceFinalizersRemaining, corev1.ConditionFalse),
 		},
 		message: "Failed to delete all resource types, 1 remaining: delete collection of secrets: boom",
+	}, {
+		name: "custom objects remain: wait", ns: namespaceObj(true, corev1.FinalizerPlatform),
+		content: fakeContent{remain: map[string]leftover{"crontabs": {count: 2}}},
+		want:    ctrl.Result{Requeue: true},
+		conditions: []string{
+			condition(corev1.NamespaceDeletionDiscoveryFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceDeletionGVParsingFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceDeletionContentFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceContentRemaining, corev1.ConditionTrue),
+			condition(corev1.NamespaceFinalizersRemaining, corev1.ConditionFalse),
+		},
+		message: "Some resources are remaining: crontabs.stable.example.com has 2 resource instances",
+	}, {
+		name: "a group cannot be discovered: the rest deleted, not finalized", ns: namespaceObj(true, corev1.FinalizerPlatform),
+		failedGroup: true, wantErr: true,
+		conditions: []string{
+			condition(corev1.NamespaceDeletionDiscoveryFailure, corev1.ConditionTrue),
+			condition(corev1.NamespaceDeletionGVParsingFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceDeletionContentFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceContentRemaining, corev1.ConditionFalse),
+			condition(corev1.NamespaceFinalizersRemaining, corev1.ConditionFalse),
+		},
+		message: "Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.example.com/v1: service unavailable",
+	}, {
+		name: "discovery down: not finalized", ns: namespaceObj(true, corev1.FinalizerPlatform),
+		apisDown: true, wantErr: true,
+		conditions: []string{
+			condition(corev1.NamespaceDeletionDiscoveryFailure, corev1.ConditionTrue),
+			condition(corev1.NamespaceDeletionGVParsingFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceDeletionContentFailure, corev1.ConditionFalse),
+			condition(corev1.NamespaceContentRemaining, corev1.ConditionFalse),
+			condition(corev1.NamespaceFinalizersRemaining, corev1.ConditionFalse),
+		},
+		message: "discovery: /apis: the server is currently unable to handle the request",
 	}}
 }
 
@@ -154,7 +230,7 @@ func TestReconcile(t *testing.T) {
 			w := &fakeWriter{}
 			content := &fakeContent{remain: tc.content.remain, fail: tc.content.fail}
 			r := &reconciler{lg: zap.NewNop(), lister: informer.NewLister(store, meta.GroupResource{Resource: "namespaces"}),
-				resources: namespacedResources(), content: content, write: w, now: func() time.Time { return time.Unix(60, 0) }}
+				discover: discoverFor(tc), content: content, write: w, now: func() time.Time { return time.Unix(60, 0) }}
 			got, err := r.Reconcile(context.Background(), "ns")
 			if (err != nil) != tc.wantErr || got != tc.want {
 				t.Fatalf("Reconcile = %+v, %v; want %+v, error %v", got, err, tc.want, tc.wantErr)
@@ -171,8 +247,8 @@ func TestReconcile(t *testing.T) {
 				}
 				return
 			}
-			if len(content.deleted)+len(content.fail) != len(namespacedResources()) {
-				t.Errorf("delete collection of %v, want every namespaced resource", content.deleted)
+			if want := wantDeleted(tc); !cmp.Equal(want, sorted(content.deleted), cmpopts.EquateEmpty()) {
+				t.Errorf("deleted the content of %v, want %v", sorted(content.deleted), want)
 			}
 			last := w.statuses[len(w.statuses)-1]
 			var gotConds []string
@@ -186,6 +262,45 @@ func TestReconcile(t *testing.T) {
 				t.Errorf("conditions (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// wantDeleted is every served namespaced resource that can be listed and
+// deleted (custom ones too), but those the case makes fail.
+func wantDeleted(tc *reconcileCase) []string {
+	if tc.apisDown {
+		return nil
+	}
+	var out []string
+	for _, r := range served() {
+		if r.Namespaced && r.Supports("list", "delete") && tc.content.fail[r.Name] == nil && !slices.Contains(out, r.Name) {
+			out = append(out, r.Name)
+		}
+	}
+	return sorted(out)
+}
+
+func sorted(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
+}
+
+func TestDeletable(t *testing.T) {
+	got := deletable(discovery.Snapshot{Resources: served()})
+	var names []string
+	for _, r := range got {
+		names = append(names, r.Name)
+	}
+	for _, want := range []string{"pods", "configmaps", "deployments", "crontabs"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("%s not deletable: %v", want, names)
+		}
+	}
+	for _, not := range []string{"namespaces", "nodes", "clusterthings", "readonlythings", "localsubjectaccessreviews"} {
+		if slices.Contains(names, not) {
+			t.Errorf("%s deletable: %v", not, names)
+		}
 	}
 }
 

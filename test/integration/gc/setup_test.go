@@ -21,7 +21,14 @@ import (
 type env struct {
 	ctx context.Context
 	set *client.Set
+	dyn *client.Dynamic
+	srv *framework.Server
 }
+
+// discoveryPeriod is the garbage collector's discovery period in these
+// tests (30s by default): a custom resource defined after it started is
+// watched within it.
+const discoveryPeriod = 500 * time.Millisecond
 
 // start runs an API server and the given loops against it until the test
 // ends.
@@ -36,6 +43,9 @@ func start(t *testing.T, descs ...controller.Descriptor) env {
 		var opts controller.Options
 		if desc.NewOptions != nil {
 			opts = desc.NewOptions()
+		}
+		if o, ok := opts.(*garbagecollector.Options); ok {
+			o.DiscoveryPeriod = discoveryPeriod
 		}
 		r, err := desc.New(c, opts)
 		if err != nil {
@@ -59,7 +69,7 @@ func start(t *testing.T, descs ...controller.Descriptor) env {
 			}
 		}
 	})
-	return env{ctx: ctx, set: d.Clients}
+	return env{ctx: ctx, set: d.Clients, dyn: client.NewDynamic(d.REST), srv: s}
 }
 
 func allLoops() []controller.Descriptor {
