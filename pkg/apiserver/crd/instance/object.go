@@ -54,6 +54,31 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
+// UnstructuredContent returns the object as one JSON tree, as decoding
+// MarshalJSON's output would, without encoding it: only the metadata is
+// converted. The tree shares Content's values, so it must not be changed.
+func (o *Object) UnstructuredContent() (map[string]any, error) {
+	m := make(map[string]any, len(o.Content)+4)
+	maps.Copy(m, o.Content)
+	if o.APIVersion != "" {
+		m["apiVersion"] = o.APIVersion
+	}
+	if o.Kind != "" {
+		m["kind"] = o.Kind
+	}
+	b, err := json.Marshal(&o.ObjectMeta)
+	if err != nil {
+		return nil, err
+	}
+	if m["metadata"], err = DecodeValue(b); err != nil {
+		return nil, err
+	}
+	if o.SplitStatus && o.Status != nil {
+		m["status"] = o.Status
+	}
+	return m, nil
+}
+
 // UnmarshalJSON replaces the object with the JSON object data, keeping
 // SplitStatus.
 func (o *Object) UnmarshalJSON(data []byte) error {
