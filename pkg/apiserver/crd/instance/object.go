@@ -45,13 +45,7 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	if o.SplitStatus && o.Status != nil {
 		m["status"] = o.Status
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(m); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return jsontree.Append(nil, m)
 }
 
 // UnstructuredContent returns the object as one JSON tree, as decoding
