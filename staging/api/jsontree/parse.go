@@ -2,6 +2,7 @@ package jsontree
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -172,4 +173,95 @@ func (p *parser) string() string {
 func (p *parser) hex4(i int) rune {
 	n, _ := strconv.ParseUint(string(p.data[i:i+4]), 16, 32)
 	return rune(n)
+}
+
+// DecodeObject decodes a JSON object into a tree of its members, except
+// the members named in raw, which it returns as their JSON text (a slice
+// of data). Of duplicate members the last counts, as with the others. A
+// null gives nil maps, as encoding/json decodes null into a map; any
+// other document that is not an object gives encoding/json's error.
+func DecodeObject(data []byte, raw ...string) (map[string]any, map[string][]byte, error) {
+	p := parser{data: data}
+	valid := json.Valid(data)
+	if valid {
+		p.space()
+	}
+	if !valid || p.data[p.i] != '{' {
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(data, &top); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, nil // null
+	}
+	p.i++
+	tree, kept := map[string]any{}, map[string][]byte{}
+	p.space()
+	if p.data[p.i] == '}' {
+		return tree, kept, nil
+	}
+	for {
+		p.space()
+		k := p.string()
+		p.space()
+		p.i++ // ':'
+		if slices.Contains(raw, k) {
+			p.space()
+			start := p.i
+			p.skip()
+			kept[k] = data[start:p.i]
+		} else {
+			tree[k] = p.value()
+		}
+		p.space()
+		c := p.data[p.i]
+		p.i++
+		if c == '}' {
+			return tree, kept, nil
+		}
+	}
+}
+
+// skip moves past the value at p.i.
+func (p *parser) skip() {
+	depth := 0
+	for {
+		switch p.data[p.i] {
+		case '"':
+			p.i++
+			for p.data[p.i] != '"' {
+				if p.data[p.i] == '\\' {
+					p.i++
+				}
+				p.i++
+			}
+			p.i++
+		case '{', '[':
+			depth++
+			p.i++
+		case '}', ']':
+			depth--
+			p.i++
+		default:
+			for p.i < len(p.data) && !endsScalar(p.data[p.i]) {
+				p.i++
+			}
+		}
+		if depth == 0 {
+			return
+		}
+		p.space()
+		if p.data[p.i] == ',' || p.data[p.i] == ':' {
+			p.i++
+			p.space()
+		}
+	}
+}
+
+// endsScalar tells whether c ends a number, true, false or null.
+func endsScalar(c byte) bool {
+	switch c {
+	case ',', '}', ']', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package jsontree
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -73,6 +74,58 @@ func BenchmarkDecode(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			stdDecode(doc)
+		}
+	})
+}
+
+// stdDecodeObject is what DecodeObject must match: encoding/json's
+// decoding into a map of raw members, the raw ones kept, the others read
+// as trees.
+func stdDecodeObject(data []byte, raw ...string) (map[string]any, map[string][]byte, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, nil, err
+	}
+	if top == nil {
+		return nil, nil, nil
+	}
+	tree, kept := map[string]any{}, map[string][]byte{}
+	for k, v := range top {
+		if slices.Contains(raw, k) {
+			kept[k] = v
+			continue
+		}
+		var err error
+		if tree[k], err = stdDecode(v); err != nil {
+			return nil, nil, err
+		}
+	}
+	return tree, kept, nil
+}
+
+// FuzzDecodeObject: DecodeObject reads every document as encoding/json
+// does, and keeps the raw members' text.
+func FuzzDecodeObject(f *testing.F) {
+	for _, s := range append(parseSeeds, `{"metadata":{"name":"a","labels":{"x":"y"}},"kind":"K","spec":[1,{"a":"b"}],"metadata":null}`,
+		`{"kind":[{"x":"\"]}"}, 1e3, true],"a":1}`, `null`, `{"kind" : 12 , "metadata" : "s"}`) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		wantTree, wantRaw, werr := stdDecodeObject(data, "kind", "metadata")
+		tree, raw, err := DecodeObject(data, "kind", "metadata")
+		if (werr == nil) != (err == nil) {
+			t.Fatalf("errors differ: encoding/json %v, DecodeObject %v", werr, err)
+		}
+		if diff := cmp.Diff(wantTree, tree); diff != "" {
+			t.Fatalf("tree of %q (-encoding/json +DecodeObject):\n%s", data, diff)
+		}
+		if len(raw) != len(wantRaw) {
+			t.Fatalf("raw members of %q: %q, want %q", data, raw, wantRaw)
+		}
+		for k, v := range wantRaw {
+			if !bytes.Equal(raw[k], v) {
+				t.Fatalf("raw %s of %q: %q, want %q", k, data, raw[k], v)
+			}
 		}
 	})
 }
