@@ -23,6 +23,12 @@ type writeSide struct {
 // and the p50 and p99 latencies. It reports the same as benchmark metrics,
 // and returns the CPU figures for further ratios.
 func compareWrites(b *testing.B, title string, n int, sides []writeSide) sideCPU {
+	return compareOps(b, title, "write", n, sides)
+}
+
+// compareOps is compareWrites for operations of any kind, named unit in
+// the table and the metrics.
+func compareOps(b *testing.B, title, unit string, n int, sides []writeSide) sideCPU {
 	got := map[string]*result{}
 	cpu := map[string]time.Duration{}
 	for _, sd := range sides {
@@ -44,15 +50,19 @@ func compareWrites(b *testing.B, title string, n int, sides []writeSide) sideCPU
 	cpuPer := func(name string) float64 {
 		return float64(cpu[name].Microseconds()) / float64(max(got[name].ops, 1))
 	}
-	fmt.Fprintf(os.Stdout, "%s: %d writes per side in %d rounds; %s\n\n", title, n, rounds, stamp())
-	fmt.Printf("| side | ops/s | vs %s | CPU µs/write | vs %s | p50 ms | p99 ms |\n|---|--:|--:|--:|--:|--:|--:|\n", base, base)
+	fmt.Fprintf(os.Stdout, "%s: %d %ss per side in %d rounds; %s\n\n", title, n, unit, rounds, stamp())
+	fmt.Printf("| side | ops/s | vs %s | CPU µs/%s | vs %s | p50 ms | p99 ms |\n|---|--:|--:|--:|--:|--:|--:|\n", base, unit, base)
 	for _, sd := range sides {
 		res := got[sd.name]
 		if res.errors > 0 {
-			b.Errorf("%s: %d of %d writes failed; first: %v", sd.name, res.errors, res.errors+res.ops, res.firstErr)
+			b.Errorf("%s: %d of %d %ss failed; first: %v", sd.name, res.errors, res.errors+res.ops, unit, res.firstErr)
 		}
-		b.ReportMetric(res.opsPerSec(), sd.name+"-ops/s")
-		b.ReportMetric(cpuPer(sd.name), sd.name+"-cpu-us/write")
+		rate := sd.name + "-ops/s"
+		if unit != "write" {
+			rate = sd.name + "-" + unit + "s/s"
+		}
+		b.ReportMetric(res.opsPerSec(), rate)
+		b.ReportMetric(cpuPer(sd.name), sd.name+"-cpu-us/"+unit)
 		fmt.Printf("| %s | %.0f | %s | %.0f | %s | %.1f | %.1f |\n", sd.name, res.opsPerSec(),
 			ratio(res.opsPerSec(), got[base].opsPerSec()), cpuPer(sd.name), ratio(cpuPer(sd.name), cpuPer(base)),
 			res.percentile(0.50), res.percentile(0.99))

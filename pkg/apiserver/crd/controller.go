@@ -61,13 +61,17 @@ type Controller struct {
 	lg   *zap.Logger
 	cfg  Config
 	ctrl *controller.Controller
-	// mu guards served and groups.
+	// mu guards served, groups, listed and pending.
 	mu sync.Mutex
 	// served is what each definition serves now, by definition name.
 	served map[string]*servedType
 	// groups are the definitions seen, by group, so a change in one
 	// revisits the others that may have been waiting for its names.
 	groups map[string]map[string]bool
+	// listed is set once the first list of the definitions is seen;
+	// pending are the definitions of that list not reconciled yet.
+	listed  bool
+	pending map[string]bool
 }
 
 // servedType is a served definition: what it was built from and its rows.
@@ -99,6 +103,7 @@ func (c *Controller) Run(ctx context.Context) {
 	wg.Go(func() {
 		registry.Follow(ctx, c.lg, c.cfg.Definitions, registry.Follower{
 			Replace: func(objs []meta.Object) {
+				c.firstList(objs)
 				for _, o := range objs {
 					c.observe(o.(*apiextv1.CustomResourceDefinition))
 				}
@@ -118,6 +123,38 @@ func (c *Controller) Run(ctx context.Context) {
 	wg.Wait()
 }
 
+// firstList records the definitions of the first list, which HasSynced
+// waits for.
+func (c *Controller) firstList(objs []meta.Object) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.listed {
+		return
+	}
+	c.listed = true
+	c.pending = make(map[string]bool, len(objs))
+	for _, o := range objs {
+		c.pending[o.GetObjectMeta().Name] = true
+	}
+}
+
+// HasSynced tells whether the definitions that existed when the
+// controller started have each been reconciled once: served, or found
+// wrong (a definition that cannot be served does not hold it back).
+// It is upstream's crd-informer-synced, for /readyz.
+func (c *Controller) HasSynced() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.listed && len(c.pending) == 0
+}
+
+// reconciled takes name off the definitions HasSynced waits for.
+func (c *Controller) reconciled(name string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.pending, name)
+}
+
 // observe queues crd and the other definitions of its group.
 func (c *Controller) observe(crd *apiextv1.CustomResourceDefinition) {
 	c.mu.Lock()
@@ -134,6 +171,7 @@ func (c *Controller) observe(crd *apiextv1.CustomResourceDefinition) {
 
 // Reconcile brings one definition's serving and status up to date.
 func (c *Controller) Reconcile(ctx context.Context, name string) (controller.Result, error) {
+	defer c.reconciled(name)
 	obj, err := c.cfg.Definitions.Get(ctx, "", name)
 	if apierrors.IsNotFound(err) {
 		c.unserve(name)

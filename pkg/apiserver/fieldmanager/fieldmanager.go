@@ -227,11 +227,28 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 // is what the schema was built from, so it is not validated again: that
 // walk would double the cost of tracking a write.
 func (f *FieldManager) structured(obj meta.Object) (*typed.TypedValue, error) {
-	v, err := value.NewValueReflect(obj)
-	if err != nil {
-		return nil, err
+	var v value.Value
+	if u, ok := obj.(unstructuredObject); ok {
+		m, err := u.UnstructuredContent()
+		if err != nil {
+			return nil, err
+		}
+		v = value.NewValueInterface(m)
+	} else {
+		var err error
+		if v, err = value.NewValueReflect(obj); err != nil {
+			return nil, err
+		}
 	}
 	return typed.AsTypedUnvalidated(v, f.c.Type.Schema, f.c.Type.TypeRef), nil
+}
+
+// unstructuredObject is an object held as a JSON tree (a custom object).
+// structured reads it as that tree: reflection would encode it with its
+// MarshalJSON and decode the result, the most costly step of tracking a
+// custom object's write.
+type unstructuredObject interface {
+	UnstructuredContent() (map[string]any, error)
 }
 
 // requestOrLive picks the managedFields a write starts from: the

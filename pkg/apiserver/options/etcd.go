@@ -23,12 +23,15 @@ type Etcd struct {
 	DialTimeout time.Duration
 	// StorageMediaType is how objects are written to etcd.
 	StorageMediaType string
+	// CountMetricPollPeriod is how often apiserver_storage_objects is
+	// recounted; 0 turns the metric off.
+	CountMetricPollPeriod time.Duration
 }
 
 // NewEtcd returns the defaults.
 func NewEtcd() *Etcd {
 	return &Etcd{Prefix: "/registry", DataDir: "_output/local/etcd", CompactionInterval: 5 * time.Minute, DialTimeout: 20 * time.Second,
-		StorageMediaType: "application/vnd.platform.protobuf"}
+		CountMetricPollPeriod: time.Minute, StorageMediaType: "application/vnd.platform.protobuf"}
 }
 
 // AddFlags registers the etcd flags.
@@ -41,6 +44,7 @@ func (o *Etcd) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.DataDir, "data-dir", o.DataDir, "Directory of the embedded etcd's data, used when --etcd-servers is empty.")
 	fs.DurationVar(&o.CompactionInterval, "etcd-compaction-interval", o.CompactionInterval, "The interval of compaction requests. If 0, compaction from the API server is disabled.")
 	fs.DurationVar(&o.DialTimeout, "etcd-dial-timeout", o.DialTimeout, "How long to wait for etcd at start before failing.")
+	fs.DurationVar(&o.CountMetricPollPeriod, "etcd-count-metric-poll-period", o.CountMetricPollPeriod, "Frequency of polling etcd for number of resources per type (apiserver_storage_objects). 0 disables the metric collection.")
 	fs.StringVar(&o.StorageMediaType, "storage-media-type", o.StorageMediaType, "The media type objects are written to etcd in: application/vnd.platform.protobuf or application/json. Data written in either stays readable after a change.")
 }
 
@@ -66,6 +70,9 @@ func (o *Etcd) Validate() []error {
 	}
 	if o.CompactionInterval < 0 {
 		errs = append(errs, fmt.Errorf("--etcd-compaction-interval: must not be negative"))
+	}
+	if o.CountMetricPollPeriod < 0 {
+		errs = append(errs, fmt.Errorf("--etcd-count-metric-poll-period: must not be negative"))
 	}
 	return errs
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -69,10 +70,21 @@ func (s *Store) predicate(l labels.Selector, f fields.Selector) storage.Predicat
 
 // Attrs computes the selector attributes of a stored object: its labels and
 // selectable fields. A resource with only the metadata fields needs only
-// the metadata of a protobuf value decoded.
+// the metadata of the value decoded, protobuf or JSON (custom objects,
+// whose JSON trees cost far more to build than to skip over).
 func (s *Store) Attrs(key string, value []byte) (storage.Attrs, error) {
-	if s.Resource.SelectableFields == nil && bytes.HasPrefix(value, protobufPrefix) {
-		if m, err := storedMetadata(value); err == nil {
+	if s.Resource.SelectableFields == nil {
+		var m *meta.ObjectMeta
+		var err error
+		switch {
+		case bytes.HasPrefix(value, protobufPrefix):
+			m, err = storedMetadata(value)
+		case bytes.HasPrefix(value, []byte("{")):
+			m, err = storedJSONMetadata(value)
+		default:
+			err = errNoMetadata
+		}
+		if err == nil {
 			f := fields.Set{"metadata.name": m.Name}
 			if s.Resource.Namespaced {
 				f["metadata.namespace"] = m.Namespace
@@ -85,6 +97,20 @@ func (s *Store) Attrs(key string, value []byte) (storage.Attrs, error) {
 		return storage.Attrs{}, err
 	}
 	return storage.Attrs{Labels: obj.GetObjectMeta().Labels, Fields: s.Resource.Fields(obj)}, nil
+}
+
+// errNoMetadata: the stored value is neither protobuf nor JSON.
+var errNoMetadata = errors.New("no metadata")
+
+// storedJSONMetadata decodes only the metadata of a JSON object.
+func storedJSONMetadata(value []byte) (*meta.ObjectMeta, error) {
+	var v struct {
+		Metadata meta.ObjectMeta `json:"metadata"`
+	}
+	if err := json.Unmarshal(value, &v); err != nil {
+		return nil, err
+	}
+	return &v.Metadata, nil
 }
 
 // storedMetadata decodes only the metadata (field 1) of an enveloped object.

@@ -60,6 +60,8 @@ type Server struct {
 	// removed from it at run time by crds.
 	api  *endpoints.Handler
 	crds *customResources
+	// objectCounts is apiserver_storage_objects.
+	objectCounts *prometheus.GaugeVec
 	// bootstrapped is set once the system namespaces exist.
 	bootstrapped atomic.Bool
 	registry     *prometheus.Registry
@@ -312,7 +314,12 @@ func (s *Server) buildHandler() (http.Handler, error) {
 		},
 	}, s.stores)
 	s.api = api
-	if err := s.buildCustomResources(spec); err != nil {
+	s.objectCounts = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "apiserver_storage_objects",
+		Help: "Number of stored objects at the last count, by resource.",
+	}, []string{"resource"})
+	s.registry.MustRegister(s.objectCounts)
+	if err := s.buildCustomResources(spec, s.objectCounts); err != nil {
 		return nil, err
 	}
 	if s.aggregator, err = s.buildAggregator(api, spec); err != nil {
@@ -359,7 +366,9 @@ func (s *Server) buildHandler() (http.Handler, error) {
 		}
 		return nil
 	}}
-	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, rbacCheck, authzCheck, aggCheck, shutdown}))
+	crdSynced := check{name: "crd-informer-synced", fn: s.crds.synced}
+	crdCaches := check{name: "crd-watch-cache", fn: s.crds.cachesLoaded}
+	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, crdSynced, crdCaches, rbacCheck, authzCheck, aggCheck, shutdown}))
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
 	mux.HandleFunc("/", notFoundHandler)
@@ -556,14 +565,14 @@ func (s *Server) httpServer(tc *tls.Config, h http.Handler) *http.Server {
 	}
 }
 
-// countObjects publishes apiserver_storage_objects per resource every minute.
+// countObjects publishes apiserver_storage_objects per resource, built-in
+// and custom, every --etcd-count-metric-poll-period.
 func (s *Server) countObjects(ctx context.Context) {
-	gauge := prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "apiserver_storage_objects",
-		Help: "Number of stored objects at the last count, by resource.",
-	}, []string{"resource"})
-	s.registry.MustRegister(gauge)
-	t := time.NewTicker(time.Minute)
+	period := s.opts.Etcd.CountMetricPollPeriod
+	if period <= 0 {
+		return
+	}
+	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
 		for _, st := range s.stores {
@@ -572,9 +581,10 @@ func (s *Server) countObjects(ctx context.Context) {
 			}
 			n, err := st.Count(ctx)
 			if err == nil {
-				gauge.WithLabelValues(st.Resource.GroupResource().String()).Set(float64(n))
+				s.objectCounts.WithLabelValues(st.Resource.GroupResource().String()).Set(float64(n))
 			}
 		}
+		s.crds.countObjects(ctx)
 		select {
 		case <-ctx.Done():
 			return

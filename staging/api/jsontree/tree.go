@@ -5,8 +5,14 @@ import (
 	"encoding/json"
 )
 
-// Decode decodes one JSON value into a tree.
+// Decode decodes one JSON value into a tree. A valid document is read by
+// the package's own parser; anything else goes through encoding/json,
+// for its errors (and its reading of the first of several values).
 func Decode(data []byte) (any, error) {
+	if json.Valid(data) {
+		p := parser{data: data}
+		return p.value(), nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any

@@ -45,49 +45,63 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	if o.SplitStatus && o.Status != nil {
 		m["status"] = o.Status
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(m); err != nil {
+	return jsontree.Append(nil, m)
+}
+
+// UnstructuredContent returns the object as one JSON tree, as decoding
+// MarshalJSON's output would, without encoding it: only the metadata is
+// converted. The tree shares Content's values, so it must not be changed.
+func (o *Object) UnstructuredContent() (map[string]any, error) {
+	m := make(map[string]any, len(o.Content)+4)
+	maps.Copy(m, o.Content)
+	if o.APIVersion != "" {
+		m["apiVersion"] = o.APIVersion
+	}
+	if o.Kind != "" {
+		m["kind"] = o.Kind
+	}
+	b, err := json.Marshal(&o.ObjectMeta)
+	if err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	if m["metadata"], err = DecodeValue(b); err != nil {
+		return nil, err
+	}
+	if o.SplitStatus && o.Status != nil {
+		m["status"] = o.Status
+	}
+	return m, nil
 }
 
 // UnmarshalJSON replaces the object with the JSON object data, keeping
 // SplitStatus.
 func (o *Object) UnmarshalJSON(data []byte) error {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
+	tree, raw, err := jsontree.DecodeObject(data, "apiVersion", "kind", "metadata")
+	if err != nil {
 		return err
 	}
-	if top == nil {
+	if tree == nil {
 		return fmt.Errorf("a custom object must be a JSON object")
 	}
-	*o = Object{SplitStatus: o.SplitStatus, Content: make(map[string]any, len(top))}
-	for k, raw := range top {
-		var err error
+	*o = Object{SplitStatus: o.SplitStatus, Content: tree}
+	for k, v := range raw {
 		switch k {
 		case "apiVersion":
-			err = decodeString(raw, &o.APIVersion, k)
+			err = decodeString(v, &o.APIVersion, k)
 		case "kind":
-			err = decodeString(raw, &o.Kind, k)
+			err = decodeString(v, &o.Kind, k)
 		case "metadata":
-			if !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-				err = json.Unmarshal(raw, &o.ObjectMeta)
+			if !bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+				err = json.Unmarshal(v, &o.ObjectMeta)
 			}
-		case "status":
-			if o.SplitStatus {
-				o.Status, err = DecodeValue(raw)
-				break
-			}
-			fallthrough
-		default:
-			o.Content[k], err = DecodeValue(raw)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", k, err)
 		}
+	}
+	if st, ok := tree["status"]; ok && o.SplitStatus {
+		o.Status = st
+		delete(tree, "status")
 	}
 	return nil
 }

@@ -38,6 +38,18 @@ func TestRoundTrip(t *testing.T) {
 			if diff := cmp.Diff(b, a); diff != "" {
 				t.Errorf("round trip changed the document (-want +got):\n%s", diff)
 			}
+			// The tree form is the decoded JSON form, numbers included.
+			tree, err := o.UnstructuredContent()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := DecodeValue(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, any(tree)); diff != "" {
+				t.Errorf("UnstructuredContent differs from the decoded JSON (-want +got):\n%s", diff)
+			}
 		})
 	}
 }
