@@ -1,7 +1,10 @@
 package soak
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -34,11 +37,48 @@ type Cluster struct {
 	Daemons []*framework.Process
 	// Nodes is how many simulated nodes there are.
 	Nodes int
+	// Profiles are the daemons' heap profile URLs by name, read with
+	// profiler (an admin: /debug/pprof is not for system:monitoring).
+	Profiles map[string]string
+	profiler *http.Client
 }
 
 // daemonMetrics are the metrics read from each daemon's /metrics.
 func daemonMetrics() map[Metric]string {
-	return map[Metric]string{Goroutines: "go_goroutines"}
+	return map[Metric]string{Goroutines: "go_goroutines", HeapInuse: "go_memstats_heap_inuse_bytes"}
+}
+
+// SaveHeapProfiles writes each daemon's heap profile to
+// dir/heap-<daemon>-<label>.pb.gz, so that growth the samples show can be
+// traced (go tool pprof -base heap-x-warmup.pb.gz heap-x-end.pb.gz).
+func (c *Cluster) SaveHeapProfiles(ctx context.Context, dir, label string) error {
+	var errs []error
+	for name, url := range c.Profiles {
+		if err := saveURL(ctx, c.profiler, url, filepath.Join(dir, fmt.Sprintf("heap-%s-%s.pb.gz", name, label))); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func saveURL(ctx context.Context, c *http.Client, url, file string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, data, 0o644)
 }
 
 // StartCluster starts the control plane with nodes simulated nodes and
@@ -84,12 +124,16 @@ func StartCluster(t *testing.T, nodes int) *Cluster {
 	// server's RBAC).
 	monitor := s.DaemonClient(s.SignClient(t, "soak-monitor", "system:monitoring"))
 	monitor.Timeout = 10 * time.Second
+	c.profiler = s.DaemonClient(s.SignClient(t, "soak-profiler", "system:masters"))
+	c.profiler.Timeout = 30 * time.Second
+	c.Profiles = map[string]string{}
 	common := []string{"--bind-address", "127.0.0.1"}
 	daemon := func(name string, args ...string) *framework.Process {
 		port := framework.FreePort(t)
 		p := s.StartDaemonAs(t, name, s.UserKubeconfig(t, "system:"+name),
 			append(append(common, "--secure-port", fmt.Sprint(port)), args...)...)
 		c.Daemons = append(c.Daemons, p)
+		c.Profiles[name] = fmt.Sprintf("https://127.0.0.1:%d/debug/pprof/heap", port)
 		c.Targets = append(c.Targets, Target{Name: name, Pid: func() (int, error) { return p.Pid(), nil },
 			MetricsURL: fmt.Sprintf("https://127.0.0.1:%d/metrics", port), Client: monitor, FromMetrics: daemonMetrics()})
 		return p

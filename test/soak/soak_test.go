@@ -81,7 +81,12 @@ func TestSoak(t *testing.T) {
 	defer cancel()
 	done := make(chan struct{})
 	go func() { defer close(done); w.Run(ctx) }()
+	// Heap profiles at the end of the warm-up and at the end of the run
+	// say where memory that the samples show growing went.
+	warm := time.AfterFunc(Warmup(cfg.duration), func() { saveProfiles(ctx, t, c, cfg.out, "warmup") })
+	defer warm.Stop()
 	samples, sampleErrs := sampleUntil(ctx, t, c, rec, cfg.interval, cancel)
+	saveProfiles(context.Background(), t, c, cfg.out, "end")
 	select {
 	case <-done:
 	case <-time.After(drainTimeout):
@@ -109,6 +114,16 @@ func TestSoak(t *testing.T) {
 	}
 	if sampleErrs > samples/10 {
 		t.Errorf("%d of %d samplings had errors", sampleErrs, samples)
+	}
+}
+
+// saveProfiles saves the daemons' heap profiles under dir, logging
+// rather than failing: they help read a failure, they do not judge.
+func saveProfiles(ctx context.Context, t *testing.T, c *Cluster, dir, label string) {
+	pctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := c.SaveHeapProfiles(pctx, dir, label); err != nil {
+		t.Logf("heap profiles (%s): %v", label, err)
 	}
 }
 
