@@ -3,12 +3,12 @@ package podautoscaler
 import (
 	"context"
 	"fmt"
-	"strings"
-	"sync"
+	"time"
 
 	autoscalingv1 "platform.io/client/api/autoscaling/v1"
 	"platform.io/client/api/meta"
 	"platform.io/client/client"
+	"platform.io/client/discovery"
 	"platform.io/client/rest"
 )
 
@@ -20,16 +20,19 @@ type Scales interface {
 	Update(ctx context.Context, ns, apiVersion, kind string, scale *autoscalingv1.Scale) error
 }
 
+// discoveryMaxAge is how old a discovery snapshot may be when a kind is
+// looked up in it: a custom kind is found within that long of being
+// served, and a scale target of no known kind costs one discovery read per
+// that long, not one per sync.
+const discoveryMaxAge = 30 * time.Second
+
 // RESTScales finds the resource of a kind in the client's table of
-// built-in resources, else in the server's discovery document of the
-// kind's group version (cached per group version), and sends scale
-// requests through REST.
+// built-in resources, else in the server's discovery (custom and
+// aggregated resources), and sends scale requests through REST.
 type RESTScales struct {
 	REST *rest.Client
-
-	mu sync.Mutex
-	// discovered is guarded by mu: resources by "apiVersion/kind".
-	discovered map[string]client.Resource
+	// Discovery is read for kinds the client's table lacks.
+	Discovery *discovery.Set
 }
 
 var _ Scales = (*RESTScales)(nil)
@@ -41,34 +44,17 @@ func (s *RESTScales) resourceFor(ctx context.Context, apiVersion, kind string) (
 	if r, ok := client.ResourceForKind(gvk); ok {
 		return r, nil
 	}
-	key := apiVersion + "/" + kind
-	s.mu.Lock()
-	r, ok := s.discovered[key]
-	s.mu.Unlock()
-	if ok {
-		return r, nil
-	}
-	p := "/apis/" + apiVersion
-	if gv.Group == "" {
-		p = "/api/" + apiVersion
-	}
-	var list meta.APIResourceList
-	if err := s.REST.Get().AbsPath(p).Do(ctx).Into(&list); err != nil {
+	snap, err := s.Discovery.Get(ctx, discoveryMaxAge)
+	if err != nil {
 		return client.Resource{}, fmt.Errorf("unable to discover %s: %w", apiVersion, err)
 	}
-	for _, ar := range list.APIResources {
-		if ar.Kind != kind || strings.Contains(ar.Name, "/") {
-			continue
+	for _, r := range snap.Resources {
+		if r.Group == gv.Group && r.Version == gv.Version && r.Kind == kind {
+			return r.Resource, nil
 		}
-		r = client.Resource{Group: gv.Group, Version: gv.Version, Name: ar.Name, Kind: kind, Namespaced: ar.Namespaced,
-			Subresources: []string{client.SubresourceScale}}
-		s.mu.Lock()
-		if s.discovered == nil {
-			s.discovered = map[string]client.Resource{}
-		}
-		s.discovered[key] = r
-		s.mu.Unlock()
-		return r, nil
+	}
+	if err := snap.Failed[meta.GroupVersion{Group: gv.Group, Version: gv.Version}]; err != nil {
+		return client.Resource{}, fmt.Errorf("unable to discover %s: %w", apiVersion, err)
 	}
 	return client.Resource{}, fmt.Errorf("no resource of kind %s in %s", kind, apiVersion)
 }

@@ -10,12 +10,14 @@ import (
 
 	autoscalingv1 "platform.io/client/api/autoscaling/v1"
 	"platform.io/client/api/meta"
+	"platform.io/client/discovery"
 	"platform.io/client/rest"
 )
 
 // TestRESTScales: a built-in kind needs no discovery; a custom kind is
-// found in its group version's discovery document once, and its scale is
-// read and written at the resource's path.
+// found in the server's discovery, read once for lookups within
+// discoveryMaxAge, and its scale is read and written at the resource's
+// path.
 func TestRESTScales(t *testing.T) {
 	var mu sync.Mutex
 	hits := map[string]int{}
@@ -26,6 +28,14 @@ func TestRESTScales(t *testing.T) {
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		switch r.Method + " " + r.URL.Path {
+		case "GET /api":
+			_ = json.NewEncoder(w).Encode(meta.APIVersions{Versions: []string{"v1"}})
+		case "GET /api/v1":
+			_ = json.NewEncoder(w).Encode(meta.APIResourceList{GroupVersion: "v1"})
+		case "GET /apis":
+			_ = json.NewEncoder(w).Encode(meta.APIGroupList{Groups: []meta.APIGroup{{Name: "example.io",
+				Versions:         []meta.GroupVersionForDiscovery{{GroupVersion: "example.io/v1", Version: "v1"}},
+				PreferredVersion: meta.GroupVersionForDiscovery{GroupVersion: "example.io/v1", Version: "v1"}}}})
 		case "GET /apis/example.io/v1":
 			_ = json.NewEncoder(w).Encode(meta.APIResourceList{GroupVersion: "example.io/v1", APIResources: []meta.APIResource{
 				{Name: "widgets/scale", Kind: "Scale", Namespaced: true},
@@ -46,7 +56,7 @@ func TestRESTScales(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &RESTScales{REST: rc}
+	s := &RESTScales{REST: rc, Discovery: discovery.NewSet(rc, nil)}
 	ctx := t.Context()
 	if _, gr, err := s.Get(ctx, "ns", "apps/v1", "Deployment", "web"); err != nil || gr.Resource != "deployments" {
 		t.Fatalf("deployment scale: %v %v", gr, err)
@@ -69,7 +79,7 @@ func TestRESTScales(t *testing.T) {
 	if hits["GET /apis/apps/v1"] != 0 {
 		t.Error("a built-in kind was looked up in discovery")
 	}
-	if hits["GET /apis/example.io/v1"] != 2 { // once for Widget (cached after), once for the unknown Gadget
-		t.Errorf("discovery fetched %d times, want 2", hits["GET /apis/example.io/v1"])
+	if hits["GET /apis"] != 1 || hits["GET /apis/example.io/v1"] != 1 {
+		t.Errorf("discovery read %d times (its group version %d), want once within %v", hits["GET /apis"], hits["GET /apis/example.io/v1"], discoveryMaxAge)
 	}
 }

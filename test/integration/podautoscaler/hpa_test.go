@@ -77,6 +77,7 @@ func (m *metricsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 type env struct {
+	srv     *framework.Server
 	set     *client.Set
 	ctx     context.Context
 	metrics *metricsServer
@@ -137,7 +138,7 @@ func start(t *testing.T) *env {
 	if !d.Informers.WaitForCacheSync(ctx) {
 		t.Fatal("informers did not sync")
 	}
-	e := &env{set: client.NewSet(s.RESTClient(t)), ctx: ctx, metrics: ms}
+	e := &env{srv: s, set: client.NewSet(s.RESTClient(t)), ctx: ctx, metrics: ms}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
