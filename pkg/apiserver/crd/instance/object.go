@@ -33,6 +33,12 @@ func (o *Object) GetObjectMeta() *meta.ObjectMeta { return &o.ObjectMeta }
 
 // MarshalJSON writes the object as one JSON object.
 func (o *Object) MarshalJSON() ([]byte, error) {
+	return jsontree.Append(nil, o.top(&o.ObjectMeta))
+}
+
+// top is the object's top-level members: Content's, the type, metadata
+// as given, and the split status.
+func (o *Object) top(metadata any) map[string]any {
 	m := make(map[string]any, len(o.Content)+4)
 	maps.Copy(m, o.Content)
 	if o.APIVersion != "" {
@@ -41,36 +47,26 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	if o.Kind != "" {
 		m["kind"] = o.Kind
 	}
-	m["metadata"] = &o.ObjectMeta
+	m["metadata"] = metadata
 	if o.SplitStatus && o.Status != nil {
 		m["status"] = o.Status
 	}
-	return jsontree.Append(nil, m)
+	return m
 }
 
 // UnstructuredContent returns the object as one JSON tree, as decoding
 // MarshalJSON's output would, without encoding it: only the metadata is
 // converted. The tree shares Content's values, so it must not be changed.
 func (o *Object) UnstructuredContent() (map[string]any, error) {
-	m := make(map[string]any, len(o.Content)+4)
-	maps.Copy(m, o.Content)
-	if o.APIVersion != "" {
-		m["apiVersion"] = o.APIVersion
-	}
-	if o.Kind != "" {
-		m["kind"] = o.Kind
-	}
 	b, err := json.Marshal(&o.ObjectMeta)
 	if err != nil {
 		return nil, err
 	}
-	if m["metadata"], err = DecodeValue(b); err != nil {
+	metadata, err := DecodeValue(b)
+	if err != nil {
 		return nil, err
 	}
-	if o.SplitStatus && o.Status != nil {
-		m["status"] = o.Status
-	}
-	return m, nil
+	return o.top(metadata), nil
 }
 
 // UnmarshalJSON replaces the object with the JSON object data, keeping
