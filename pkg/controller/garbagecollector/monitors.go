@@ -1,9 +1,11 @@
 package garbagecollector
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -121,19 +123,7 @@ func (m *monitors) informerError(err error) {
 }
 
 func compareGR(a, b meta.GroupResource) int {
-	if a.Group != b.Group {
-		if a.Group < b.Group {
-			return -1
-		}
-		return 1
-	}
-	switch {
-	case a.Resource < b.Resource:
-		return -1
-	case a.Resource > b.Resource:
-		return 1
-	}
-	return 0
+	return cmp.Or(strings.Compare(a.Group, b.Group), strings.Compare(a.Resource, b.Resource))
 }
 
 // syncPoll is how often waitSynced looks at new monitors.
