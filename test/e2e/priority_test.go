@@ -42,7 +42,7 @@ func TestPriorityPreemption(t *testing.T) {
 	if row := TableRow(t, out, "system-node-critical"); row[1] != "2000001000" {
 		t.Errorf("system-node-critical row %v", row)
 	}
-	WantContains(t, s.MustKubectl(t, "get", "pc", "low", "-o", "name"), "priorityclass.scheduling.k8s.io/low")
+	WantContains(t, s.MustKubectl(t, "get", "pc", "low", "-o", "name"), "priorityclass.scheduling.platform.io/low")
 	WantMatch(t, s.MustKubectl(t, "describe", "priorityclass", "high"), `Value:\s+1000`, `Description:\s+user-facing`, `PreemptionPolicy:\s+PreemptLowerPriority`)
 	WantContains(t, s.MustKubectl(t, "explain", "priorityclass.value"), "priority that pods of this class receive")
 	r := s.KubectlFails(t, "delete", "priorityclass", "system-node-critical")

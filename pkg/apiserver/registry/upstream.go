@@ -36,7 +36,8 @@ func CanonicalGroup(group string) string {
 }
 
 // WithUpstreamAliases returns rows followed by a copy of each row of an
-// aliased group under its upstream name. A stored row's copy is stored as
+// aliased group under its upstream name, without its short names and
+// categories. A stored row's copy is stored as
 // the row itself (same objects, answered in the group they were asked
 // in); a virtual row's copy is the same operation.
 func WithUpstreamAliases(rows []*Resource) []*Resource {
@@ -48,6 +49,11 @@ func WithUpstreamAliases(rows []*Resource) []*Resource {
 		}
 		c := *r
 		c.Group = alias
+		// The copy has no short names or categories: kubectl would find
+		// each short name in both groups and warn on every use (`kubectl
+		// get crd`: "could also match lower priority resource"), and list
+		// a category's objects twice. They resolve in the canonical group.
+		c.ShortNames, c.Categories = nil, nil
 		if r.Virtual == nil {
 			c.Storage = r.storageResource()
 		}

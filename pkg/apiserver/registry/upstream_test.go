@@ -8,7 +8,7 @@ import (
 )
 
 func TestWithUpstreamAliases(t *testing.T) {
-	stored := &Resource{Group: "rbac.authorization.platform.io", Version: "v1", Name: "roles"}
+	stored := &Resource{Group: "rbac.authorization.platform.io", Version: "v1", Name: "roles", ShortNames: []string{"ro"}, Categories: []string{"rbac"}}
 	virtual := &Resource{Group: "authorization.platform.io", Version: "v1", Name: "subjectaccessreviews",
 		Virtual: func(context.Context, meta.Object) (meta.Object, error) { return nil, nil }}
 	other := &Resource{Group: "apps", Version: "v1", Name: "deployments"}
@@ -23,7 +23,10 @@ func TestWithUpstreamAliases(t *testing.T) {
 	if sar.Group != "authorization.k8s.io" || sar.Storage != nil || sar.Virtual == nil {
 		t.Errorf("review alias: group %q, storage %v, virtual %v", sar.Group, sar.Storage, sar.Virtual != nil)
 	}
-	if stored.Group != "rbac.authorization.platform.io" {
+	if len(role.ShortNames)+len(role.Categories) != 0 {
+		t.Errorf("role alias keeps short names %v and categories %v, which kubectl would find in both groups", role.ShortNames, role.Categories)
+	}
+	if stored.Group != "rbac.authorization.platform.io" || len(stored.ShortNames) != 1 || len(stored.Categories) != 1 {
 		t.Error("the original row changed")
 	}
 }
