@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"platform.io/client/discovery"
+
 	"platform.io/platform/pkg/component/daemon"
 	"platform.io/platform/pkg/component/run"
 )
@@ -22,6 +24,20 @@ type Options interface {
 // recorder and queue metrics.
 type Context struct {
 	*daemon.Deps
+	// Discovery is the process's one view of what the API server serves,
+	// shared by the loops that find resources through discovery; nil
+	// makes DiscoverySet give the loop a set of its own.
+	Discovery *discovery.Set
+}
+
+// DiscoverySet returns the shared discovery set, or a new one reading
+// through the loop's client when the Context has none (a Context built
+// for one loop, as tests do).
+func (c Context) DiscoverySet() *discovery.Set {
+	if c.Discovery != nil {
+		return c.Discovery
+	}
+	return discovery.NewSet(c.REST, nil)
 }
 
 // Descriptor registers one loop.

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/sync/errgroup"
 
+	"platform.io/client/discovery"
 	"platform.io/client/rest"
 
 	"platform.io/platform/pkg/component/daemon"
@@ -50,6 +51,10 @@ func newManager(ctx context.Context, d *daemon.Deps, table []controller.Descript
 		}
 		loops = append(loops, namedRunnable{"service-account-tokens", run.Func(tokens.Run)})
 	}
+	// One discovery view for every loop that reads it (the garbage
+	// collector, namespace deletion, the autoscaler's scale targets), read
+	// with the manager's own identity.
+	disc := discovery.NewSet(d.REST, nil)
 	for i, desc := range table {
 		if !controller.Enabled(o.Controllers, desc.Name, desc.DisabledByDefault) {
 			d.Logger.Info("controller disabled", zap.String("controller", desc.Name))
@@ -59,7 +64,7 @@ func newManager(ctx context.Context, d *daemon.Deps, table []controller.Descript
 		if err != nil {
 			return nil, fmt.Errorf("controller %s: %w", desc.Name, err)
 		}
-		r, err := desc.New(controller.Context{Deps: deps}, o.loops[i])
+		r, err := desc.New(controller.Context{Deps: deps, Discovery: disc}, o.loops[i])
 		if err != nil {
 			return nil, fmt.Errorf("controller %s: %w", desc.Name, err)
 		}

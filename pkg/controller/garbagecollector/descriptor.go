@@ -109,7 +109,7 @@ func New(c controller.Context, o *Options) (run.Runnable, error) {
 	col.g = newGraph(col.cat.scope, col.queue, absentCacheSize)
 	mons := &monitors{lg: lg, typed: typed, dyn: client.NewDynamic(c.REST), cat: col.cat, g: col.g,
 		running: map[meta.GroupResource]*monitor{}}
-	set := discovery.NewSet(c.REST, nil)
+	set := c.DiscoverySet()
 	return run.Func(func(ctx context.Context) error {
 		g, gctx := errgroup.WithContext(ctx)
 		ready := make(chan struct{})

@@ -9,7 +9,6 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/client"
 	ctrl "platform.io/client/controller"
-	"platform.io/client/discovery"
 	"platform.io/client/informer"
 	"platform.io/client/workqueue"
 
@@ -70,7 +69,7 @@ func New(c controller.Context, o *Options) (*ctrl.Controller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
-	resources := discovery.NewSet(c.REST, nil)
+	resources := c.DiscoverySet()
 	r := &reconciler{
 		lg: lg, lister: inf.Lister(), discover: resources.Refresh,
 		content: dynamicContent{client.NewDynamic(c.REST)},

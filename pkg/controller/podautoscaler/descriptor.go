@@ -9,7 +9,6 @@ import (
 	"platform.io/client/api/meta"
 	"platform.io/client/client"
 	ctrl "platform.io/client/controller"
-	"platform.io/client/discovery"
 	"platform.io/client/informer"
 
 	"platform.io/platform/pkg/controller"
@@ -39,7 +38,7 @@ func New(c controller.Context, opts *Options, metrics MetricsSource, now func() 
 	}
 	r := &reconciler{
 		hpas: hpas.Lister(), pods: pods.Lister(),
-		scales:   &RESTScales{REST: c.REST, Discovery: discovery.NewSet(c.REST, nil)},
+		scales:   &RESTScales{REST: c.REST, Discovery: c.DiscoverySet()},
 		metrics:  metrics,
 		status:   liveStatus{c.Clients},
 		recorder: c.Recorder,
