@@ -58,6 +58,8 @@ type FieldManager struct {
 	version fieldpath.APIVersion
 	// updaters by subresource: "" for the main resource, "status".
 	main, status *merge.Updater
+	// what each does not own: whole subtrees; nil when nothing.
+	mainExclude, statusExclude *fieldpath.Set
 	// scale applies to the kind's Scale; nil without a scale subresource.
 	scale *FieldManager
 	// fullCompare makes Update compare whole objects, equal parts
@@ -76,9 +78,9 @@ func New(lg *zap.Logger, c Config) *FieldManager {
 	}
 	v := fieldpath.APIVersion(c.APIVersion)
 	f := &FieldManager{c: c, version: v, lg: lg, sets: &setCache{}}
-	mainFilter, statusFilter := ignoreFilters(c.Type, c.HasStatus)
-	f.main = (&merge.UpdaterBuilder{Converter: sameFields{}, IgnoreFilter: filterFor(v, mainFilter)}).BuildUpdater()
-	f.status = (&merge.UpdaterBuilder{Converter: sameFields{}, IgnoreFilter: filterFor(v, statusFilter)}).BuildUpdater()
+	f.mainExclude, f.statusExclude = notOwned(c.Type, c.HasStatus)
+	f.main = (&merge.UpdaterBuilder{Converter: sameFields{}, IgnoreFilter: filterFor(v, f.mainExclude)}).BuildUpdater()
+	f.status = (&merge.UpdaterBuilder{Converter: sameFields{}, IgnoreFilter: filterFor(v, f.statusExclude)}).BuildUpdater()
 	if c.Scale != nil {
 		f.scale = New(lg, Config{Type: *c.Scale, APIVersion: scaleVersion, Kind: "Scale", HasStatus: true, Now: c.Now,
 			New: func() meta.Object { return &autoscalingv1.Scale{} }})
@@ -86,24 +88,25 @@ func New(lg *zap.Logger, c Config) *FieldManager {
 	return f
 }
 
-func filterFor(v fieldpath.APIVersion, f fieldpath.Filter) map[fieldpath.APIVersion]fieldpath.Filter {
-	if f == nil {
+func filterFor(v fieldpath.APIVersion, exclude *fieldpath.Set) map[fieldpath.APIVersion]fieldpath.Filter {
+	if exclude == nil {
 		return nil
 	}
-	return map[fieldpath.APIVersion]fieldpath.Filter{v: f}
+	return map[fieldpath.APIVersion]fieldpath.Filter{v: fieldpath.NewExcludeSetFilter(exclude)}
 }
 
-// ignoreFilters returns what the main resource and the status subresource
-// do not own: status for the first, every other top-level field for the
-// second (the fields upstream's strategies reset).
-func ignoreFilters(pt typed.ParseableType, hasStatus bool) (mainF, statusF fieldpath.Filter) {
+// notOwned returns what the main resource and the status subresource do
+// not own, each path with all below it: status for the first, every
+// other top-level field for the second (the fields upstream's strategies
+// reset).
+func notOwned(pt typed.ParseableType, hasStatus bool) (mainX, statusX *fieldpath.Set) {
 	if !hasStatus {
 		return nil, nil
 	}
-	mainF = fieldpath.NewExcludeSetFilter(fieldpath.NewSet(fieldpath.MakePathOrDie("status")))
+	mainX = fieldpath.NewSet(fieldpath.MakePathOrDie("status"))
 	atom, ok := pt.Schema.Resolve(pt.TypeRef)
 	if !ok || atom.Map == nil {
-		return mainF, nil
+		return mainX, nil
 	}
 	others := fieldpath.NewSet()
 	for _, f := range atom.Map.Fields {
@@ -116,7 +119,7 @@ func ignoreFilters(pt typed.ParseableType, hasStatus bool) (mainF, statusF field
 	for _, name := range []string{"labels", "annotations", "finalizers", "ownerReferences"} {
 		others.Insert(fieldpath.MakePathOrDie("metadata", name))
 	}
-	return mainF, fieldpath.NewExcludeSetFilter(others)
+	return mainX, others
 }
 
 // sameFields is the converter between the served versions of a kind:
@@ -134,6 +137,13 @@ func (f *FieldManager) updater(subresource string) *merge.Updater {
 		return f.status
 	}
 	return f.main
+}
+
+func (f *FieldManager) exclude(subresource string) *fieldpath.Set {
+	if subresource == "status" {
+		return f.statusExclude
+	}
+	return f.mainExclude
 }
 
 // stripped are the fields no manager owns: identity and server-set metadata.
@@ -193,6 +203,18 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 		restore()
 		return fmt.Errorf("typed new object: %w", err)
 	}
+	if created && len(m.fields) == 0 && !f.fullCompare {
+		// The common create: no managedFields yet, one entry to make.
+		raw, err := createdFields(liveTV, newTV, f.exclude(subresource), stripped)
+		if !errors.Is(err, errUnusual) {
+			restore()
+			if err != nil {
+				return err
+			}
+			om.ManagedFields = f.createdEntries(raw, manager, subresource)
+			return nil
+		}
+	}
 	const self = "current-operation"
 	_, fields, err := f.updater(subresource).Update(liveTV, newTV, f.version, m.fields, self)
 	restore()
@@ -220,6 +242,16 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 	}
 	om.ManagedFields, err = m.encode()
 	return err
+}
+
+// createdEntries are the managedFields of a created object whose
+// manager owns the fields raw encodes: none when it owns none.
+func (f *FieldManager) createdEntries(raw []byte, manager, subresource string) []meta.ManagedFieldsEntry {
+	if string(raw) == "{}" {
+		return nil
+	}
+	return []meta.ManagedFieldsEntry{{Manager: manager, Operation: OperationUpdate, APIVersion: f.c.APIVersion, Time: f.now(),
+		FieldsType: fieldsV1, FieldsV1: &meta.FieldsV1{Raw: raw}, Subresource: subresource}}
 }
 
 // structured reads a Go object of the kind as a typed value. The object

@@ -1,0 +1,365 @@
+package fieldmanager
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"strings"
+
+	jsoniter "github.com/json-iterator/go"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+// errUnusual makes createdFields give way to structured-merge-diff: the
+// object holds something only its full comparison answers as it does
+// (an invalid list item, duplicate list keys, a value whose type the
+// schema does not expect).
+var errUnusual = errors.New("fieldmanager: object needs the full comparison")
+
+// createdFields returns the fieldsV1 encoding of the fields a create of
+// obj gives its manager: what structured-merge-diff's comparison of the
+// kind's empty object with obj finds added or modified, less what the
+// filter excludes (whole subtrees) and the paths stripped (exactly those
+// paths), encoded as Set.ToJSON encodes it. It builds the trie directly
+// instead of inserting each path into a set, which is most of what the
+// comparison costs. It answers errUnusual where the comparison might
+// answer otherwise; the caller then takes the comparison's path.
+func createdFields(empty, obj *typed.TypedValue, exclude, strip *fieldpath.Set) ([]byte, error) {
+	w := &createdWalker{schema: obj.Schema(), alloc: value.NewFreelistAllocator()}
+	root, err := w.compare(empty.AsValue(), obj.AsValue(), obj.TypeRef(), exclude, strip)
+	if err != nil {
+		return nil, err
+	}
+	if root.self {
+		return nil, errUnusual
+	}
+	stream := jsoniter.ConfigCompatibleWithStandardLibrary.BorrowStream(nil)
+	defer jsoniter.ConfigCompatibleWithStandardLibrary.ReturnStream(stream)
+	stream.WriteObjectStart()
+	if err := writeChildren(stream, root.children); err != nil {
+		return nil, err
+	}
+	stream.WriteObjectEnd()
+	if stream.Error != nil {
+		return nil, stream.Error
+	}
+	return bytes.Clone(stream.Buffer()), nil
+}
+
+// fieldNode is one path of the trie: whether the path itself is in the
+// set, and its children that hold something.
+type fieldNode struct {
+	pe       fieldpath.PathElement
+	self     bool
+	children []fieldNode
+}
+
+func (n *fieldNode) empty() bool { return !n.self && len(n.children) == 0 }
+
+// createdWalker walks the empty object (lhs) and the new one (rhs) as
+// structured-merge-diff's compare walker does, lhs nil where absent.
+type createdWalker struct {
+	schema *schema.Schema
+	alloc  value.Allocator
+}
+
+// compare returns the node of the path whose values are lhs and rhs
+// (rhs never nil), of type tr; exclude and strip are the parts of those
+// sets below the path (nil when none).
+func (w *createdWalker) compare(lhs, rhs value.Value, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
+	a, ok := w.schema.Resolve(tr)
+	if !ok {
+		return fieldNode{}, errUnusual
+	}
+	arhs := deduceAtom(a, rhs)
+	if lhs != nil {
+		if alhs := deduceAtom(a, lhs); !alhs.Equals(&arhs) {
+			return fieldNode{}, errUnusual
+		}
+	}
+	var n fieldNode
+	var leaf bool
+	var err error
+	switch {
+	case arhs.Map != nil:
+		n.children, leaf, err = w.doMap(arhs.Map, lhs, rhs, exclude, strip)
+	case arhs.List != nil:
+		n.children, leaf, err = w.doList(arhs.List, lhs, rhs, exclude, strip)
+	case arhs.Scalar != nil:
+		leaf = true
+	default:
+		return fieldNode{}, errUnusual
+	}
+	if err != nil {
+		return fieldNode{}, err
+	}
+	if leaf {
+		n.self = lhs == nil || !value.EqualsUsing(w.alloc, rhs, lhs)
+	} else {
+		n.self = lhs == nil
+	}
+	return n, nil
+}
+
+// deduceAtom narrows an atom of several kinds to the kind of val, as the
+// comparison does.
+func deduceAtom(a schema.Atom, val value.Value) schema.Atom {
+	switch {
+	case val == nil:
+	case val.IsFloat(), val.IsInt(), val.IsString(), val.IsBool():
+		if a.Scalar != nil {
+			return schema.Atom{Scalar: a.Scalar}
+		}
+	case val.IsList():
+		if a.List != nil {
+			return schema.Atom{List: a.List}
+		}
+	case val.IsMap():
+		if a.Map != nil {
+			return schema.Atom{Map: a.Map}
+		}
+	}
+	return a
+}
+
+// asMap and asList read a value of the atom's kind: nil for null, an
+// error for another kind.
+func (w *createdWalker) asMap(v value.Value) (value.Map, error) {
+	switch {
+	case v == nil || v.IsNull():
+		return nil, nil
+	case v.IsMap():
+		return v.AsMapUsing(w.alloc), nil
+	}
+	return nil, errUnusual
+}
+
+func (w *createdWalker) asList(v value.Value) (value.List, error) {
+	switch {
+	case v == nil || v.IsNull():
+		return nil, nil
+	case v.IsList():
+		return v.AsListUsing(w.alloc), nil
+	}
+	return nil, errUnusual
+}
+
+// doMap returns the children of a map or struct, or leaf when it is
+// compared as a whole (atomic, or empty on both sides).
+func (w *createdWalker) doMap(t *schema.Map, lhs, rhs value.Value, exclude, strip *fieldpath.Set) ([]fieldNode, bool, error) {
+	lm, err := w.asMap(lhs)
+	if err != nil {
+		return nil, false, err
+	}
+	if lm != nil {
+		defer w.alloc.Free(lm)
+	}
+	rm, err := w.asMap(rhs)
+	if err != nil {
+		return nil, false, err
+	}
+	if rm != nil {
+		defer w.alloc.Free(rm)
+	}
+	if t.ElementRelationship == schema.Atomic || ((lm == nil || lm.Empty()) && (rm == nil || rm.Empty())) {
+		return nil, true, nil
+	}
+	if rm == nil {
+		// Everything was removed: nothing added or modified.
+		return nil, false, nil
+	}
+	var children []fieldNode
+	rm.IterateUsing(w.alloc, func(key string, rv value.Value) bool {
+		var xc, sc *fieldpath.Set
+		// An excluded field is still compared, for the errors the
+		// comparison would find in it.
+		var excluded, dropSelf bool
+		if exclude != nil || strip != nil {
+			k := key
+			pe := fieldpath.PathElement{FieldName: &k}
+			excluded = exclude != nil && exclude.Members.Has(pe)
+			xc, sc = childSet(exclude, pe), childSet(strip, pe)
+			dropSelf = strip != nil && strip.Members.Has(pe)
+		}
+		var lv value.Value
+		if lm != nil {
+			if v, ok := lm.GetUsing(w.alloc, key); ok {
+				lv = v
+			}
+		}
+		ft := t.ElementType
+		if sf, ok := t.FindField(key); ok {
+			ft = sf.Type
+		}
+		var n fieldNode
+		if n, err = w.compare(lv, rv, ft, xc, sc); err != nil {
+			return false
+		}
+		n.self = n.self && !dropSelf
+		if !excluded && !n.empty() {
+			name := key
+			n.pe = fieldpath.PathElement{FieldName: &name}
+			children = append(children, n)
+		}
+		return true
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	slices.SortFunc(children, func(a, b fieldNode) int { return strings.Compare(*a.pe.FieldName, *b.pe.FieldName) })
+	return children, false, nil
+}
+
+// doList returns the items of an associative list, or leaf when it is
+// compared as a whole (atomic, or empty on both sides). Only an empty
+// list on the left is handled, as in an empty object.
+func (w *createdWalker) doList(t *schema.List, lhs, rhs value.Value, exclude, strip *fieldpath.Set) ([]fieldNode, bool, error) {
+	ll, err := w.asList(lhs)
+	if err != nil {
+		return nil, false, err
+	}
+	if ll != nil {
+		defer w.alloc.Free(ll)
+		if ll.Length() > 0 {
+			return nil, false, errUnusual
+		}
+	}
+	rl, err := w.asList(rhs)
+	if err != nil {
+		return nil, false, err
+	}
+	if rl != nil {
+		defer w.alloc.Free(rl)
+	}
+	if t.ElementRelationship == schema.Atomic || rl == nil || rl.Length() == 0 {
+		return nil, true, nil
+	}
+	children := make([]fieldNode, 0, rl.Length())
+	for i := range rl.Length() {
+		item := rl.At(i)
+		pe, err := w.itemElement(t, item)
+		if err != nil {
+			return nil, false, err
+		}
+		n, err := w.compare(nil, item, t.ElementType, childSet(exclude, pe), childSet(strip, pe))
+		if err != nil {
+			return nil, false, err
+		}
+		if strip != nil && strip.Members.Has(pe) {
+			n.self = false
+		}
+		if !(exclude != nil && exclude.Members.Has(pe)) && !n.empty() {
+			n.pe = pe
+			children = append(children, n)
+		}
+	}
+	slices.SortFunc(children, func(a, b fieldNode) int { return a.pe.Compare(b.pe) })
+	for i := 1; i < len(children); i++ {
+		if children[i-1].pe.Equals(children[i].pe) {
+			// Duplicate keys: the comparison owns the item, not its fields.
+			return nil, false, errUnusual
+		}
+	}
+	return children, false, nil
+}
+
+// itemElement is the path element of an item of an associative list:
+// its key fields (defaults filling those it omits), or its value in a
+// set of scalars.
+func (w *createdWalker) itemElement(t *schema.List, item value.Value) (fieldpath.PathElement, error) {
+	if t.ElementRelationship != schema.Associative || item.IsNull() {
+		return fieldpath.PathElement{}, errUnusual
+	}
+	if len(t.Keys) == 0 {
+		if item.IsMap() || item.IsList() {
+			return fieldpath.PathElement{}, errUnusual
+		}
+		v := item
+		return fieldpath.PathElement{Value: &v}, nil
+	}
+	if !item.IsMap() {
+		return fieldpath.PathElement{}, errUnusual
+	}
+	m := item.AsMap()
+	keys := make(value.FieldList, 0, len(t.Keys))
+	for _, name := range t.Keys {
+		if v, ok := m.Get(name); ok {
+			keys = append(keys, value.Field{Name: name, Value: v})
+			continue
+		}
+		def, err := keyDefault(w.schema, t, name)
+		if err != nil {
+			return fieldpath.PathElement{}, err
+		}
+		if def != nil {
+			keys = append(keys, value.Field{Name: name, Value: value.NewValueInterface(def)})
+		}
+	}
+	if len(keys) == 0 {
+		return fieldpath.PathElement{}, errUnusual
+	}
+	keys.Sort()
+	return fieldpath.PathElement{Key: &keys}, nil
+}
+
+// keyDefault is the schema's default of a list's key field, nil when none.
+func keyDefault(s *schema.Schema, t *schema.List, name string) (any, error) {
+	a, ok := s.Resolve(t.ElementType)
+	if !ok || a.Map == nil {
+		return nil, errUnusual
+	}
+	f, _ := a.Map.FindField(name)
+	return f.Default, nil
+}
+
+// childSet is the part of s below pe, nil when none.
+func childSet(s *fieldpath.Set, pe fieldpath.PathElement) *fieldpath.Set {
+	if s == nil {
+		return nil
+	}
+	c, ok := s.Children.Get(pe)
+	if !ok {
+		return nil
+	}
+	return c
+}
+
+// writeChildren writes nodes, sorted, as Set.ToJSON writes a set's
+// members and children: a member alone as "pe":{}, one with children as
+// "pe":{".":{},...}.
+func writeChildren(stream *jsoniter.Stream, nodes []fieldNode) error {
+	for i := range nodes {
+		n := &nodes[i]
+		if i > 0 {
+			stream.WriteMore()
+		}
+		name, err := elementName(n.pe)
+		if err != nil {
+			return err
+		}
+		stream.WriteObjectField(name)
+		stream.WriteObjectStart()
+		if len(n.children) > 0 {
+			if n.self {
+				stream.WriteObjectField(".")
+				stream.WriteEmptyObject()
+				stream.WriteMore()
+			}
+			if err := writeChildren(stream, n.children); err != nil {
+				return err
+			}
+		}
+		stream.WriteObjectEnd()
+	}
+	return nil
+}
+
+func elementName(pe fieldpath.PathElement) (string, error) {
+	if pe.FieldName != nil {
+		return "f:" + *pe.FieldName, nil
+	}
+	return fieldpath.SerializePathElement(pe)
+}
