@@ -50,8 +50,10 @@ func createdFields(empty, obj *typed.TypedValue, exclude, strip *fieldpath.Set) 
 }
 
 // fieldNode is one path of the trie: whether the path itself is in the
-// set, and its children that hold something.
+// set, and its children that hold something. A field is named by name
+// alone, a list item by pe.
 type fieldNode struct {
+	name     string
 	pe       fieldpath.PathElement
 	self     bool
 	children []fieldNode
@@ -76,7 +78,8 @@ func (w *createdWalker) compare(lhs, rhs value.Value, tr schema.TypeRef, exclude
 	}
 	arhs := deduceAtom(a, rhs)
 	if lhs != nil {
-		if alhs := deduceAtom(a, lhs); !alhs.Equals(&arhs) {
+		// Both narrow the same atom: equal atoms are the same pointers.
+		if alhs := deduceAtom(a, lhs); alhs.Scalar != arhs.Scalar || alhs.List != arhs.List || alhs.Map != arhs.Map {
 			return fieldNode{}, errUnusual
 		}
 	}
@@ -171,7 +174,7 @@ func (w *createdWalker) doMap(t *schema.Map, lhs, rhs value.Value, exclude, stri
 		// Everything was removed: nothing added or modified.
 		return nil, false, nil
 	}
-	var children []fieldNode
+	children := make([]fieldNode, 0, rm.Length())
 	rm.IterateUsing(w.alloc, func(key string, rv value.Value) bool {
 		var xc, sc *fieldpath.Set
 		// An excluded field is still compared, for the errors the
@@ -200,8 +203,7 @@ func (w *createdWalker) doMap(t *schema.Map, lhs, rhs value.Value, exclude, stri
 		}
 		n.self = n.self && !dropSelf
 		if !excluded && !n.empty() {
-			name := key
-			n.pe = fieldpath.PathElement{FieldName: &name}
+			n.name = key
 			children = append(children, n)
 		}
 		return true
@@ -209,7 +211,7 @@ func (w *createdWalker) doMap(t *schema.Map, lhs, rhs value.Value, exclude, stri
 	if err != nil {
 		return nil, false, err
 	}
-	slices.SortFunc(children, func(a, b fieldNode) int { return strings.Compare(*a.pe.FieldName, *b.pe.FieldName) })
+	slices.SortFunc(children, func(a, b fieldNode) int { return strings.Compare(a.name, b.name) })
 	return children, false, nil
 }
 
@@ -336,7 +338,7 @@ func writeChildren(stream *jsoniter.Stream, nodes []fieldNode) error {
 		if i > 0 {
 			stream.WriteMore()
 		}
-		name, err := elementName(n.pe)
+		name, err := n.key()
 		if err != nil {
 			return err
 		}
@@ -357,9 +359,9 @@ func writeChildren(stream *jsoniter.Stream, nodes []fieldNode) error {
 	return nil
 }
 
-func elementName(pe fieldpath.PathElement) (string, error) {
-	if pe.FieldName != nil {
-		return "f:" + *pe.FieldName, nil
+func (n *fieldNode) key() (string, error) {
+	if n.pe == (fieldpath.PathElement{}) {
+		return "f:" + n.name, nil
 	}
-	return fieldpath.SerializePathElement(pe)
+	return fieldpath.SerializePathElement(n.pe)
 }
