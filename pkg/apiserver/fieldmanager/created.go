@@ -3,14 +3,16 @@ package fieldmanager
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"slices"
-	"strings"
 
 	jsoniter "github.com/json-iterator/go"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
+
+	"platform.io/client/api/meta"
 )
 
 // errUnusual makes createdFields give way to structured-merge-diff: the
@@ -20,16 +22,32 @@ import (
 var errUnusual = errors.New("fieldmanager: object needs the full comparison")
 
 // createdFields returns the fieldsV1 encoding of the fields a create of
-// obj gives its manager: what structured-merge-diff's comparison of the
-// kind's empty object with obj finds added or modified, less what the
-// filter excludes (whole subtrees) and the paths stripped (exactly those
-// paths), encoded as Set.ToJSON encodes it. It builds the trie directly
-// instead of inserting each path into a set, which is most of what the
-// comparison costs. It answers errUnusual where the comparison might
-// answer otherwise; the caller then takes the comparison's path.
-func createdFields(empty, obj *typed.TypedValue, exclude, strip *fieldpath.Set) ([]byte, error) {
-	w := &createdWalker{schema: obj.Schema(), alloc: value.NewFreelistAllocator()}
-	root, err := w.compare(empty.AsValue(), obj.AsValue(), obj.TypeRef(), exclude, strip)
+// obj through subresource gives its manager: what structured-merge-diff's
+// comparison of empty, the kind's empty object, with obj finds added or
+// modified, less what the subresource does not own (whole subtrees) and
+// the paths stripped (exactly those paths), encoded as Set.ToJSON
+// encodes it. It builds the trie directly instead of inserting each path
+// into a set, which is most of what the comparison costs, and reads a Go
+// object with reflection directly. It answers errUnusual where the
+// comparison might answer otherwise; the caller then takes the
+// comparison's path.
+func (f *FieldManager) createdFields(empty, obj meta.Object, subresource string) ([]byte, error) {
+	w := &createdWalker{schema: f.c.Type.Schema, alloc: value.NewFreelistAllocator(), zeros: f.zeros}
+	exclude := f.exclude(subresource)
+	var root fieldNode
+	var err error
+	if _, ok := obj.(unstructuredObject); !ok && f.zeroNew {
+		root, err = w.compareGo(lhsZero, reflect.ValueOf(obj).Elem(), f.c.Type.TypeRef, exclude, stripped)
+	} else {
+		var liveTV, newTV *typed.TypedValue
+		if liveTV, err = f.structured(empty); err != nil {
+			return nil, errUnusual
+		}
+		if newTV, err = f.structured(obj); err != nil {
+			return nil, errUnusual
+		}
+		root, err = w.compare(liveTV.AsValue(), newTV.AsValue(), f.c.Type.TypeRef, exclude, stripped)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -66,6 +84,21 @@ func (n *fieldNode) empty() bool { return !n.self && len(n.children) == 0 }
 type createdWalker struct {
 	schema *schema.Schema
 	alloc  value.Allocator
+	zeros  *zeroFields
+	// stack holds the children of the nodes being walked, each node's
+	// after its parent's: a node pops its own when done.
+	stack []fieldNode
+}
+
+// pop removes the nodes pushed since start and returns them.
+func (w *createdWalker) pop(start int) []fieldNode {
+	if len(w.stack) == start {
+		return nil
+	}
+	children := slices.Clone(w.stack[start:])
+	clear(w.stack[start:])
+	w.stack = w.stack[:start]
+	return children
 }
 
 // compare returns the node of the path whose values are lhs and rhs
@@ -174,7 +207,7 @@ func (w *createdWalker) doMap(t *schema.Map, lhs, rhs value.Value, exclude, stri
 		// Everything was removed: nothing added or modified.
 		return nil, false, nil
 	}
-	children := make([]fieldNode, 0, rm.Length())
+	start := len(w.stack)
 	rm.IterateUsing(w.alloc, func(key string, rv value.Value) bool {
 		var xc, sc *fieldpath.Set
 		// An excluded field is still compared, for the errors the
@@ -204,14 +237,15 @@ func (w *createdWalker) doMap(t *schema.Map, lhs, rhs value.Value, exclude, stri
 		n.self = n.self && !dropSelf
 		if !excluded && !n.empty() {
 			n.name = key
-			children = append(children, n)
+			w.stack = append(w.stack, n)
 		}
 		return true
 	})
 	if err != nil {
 		return nil, false, err
 	}
-	slices.SortFunc(children, func(a, b fieldNode) int { return strings.Compare(a.name, b.name) })
+	children := w.pop(start)
+	sortFields(children)
 	return children, false, nil
 }
 
@@ -239,7 +273,7 @@ func (w *createdWalker) doList(t *schema.List, lhs, rhs value.Value, exclude, st
 	if t.ElementRelationship == schema.Atomic || rl == nil || rl.Length() == 0 {
 		return nil, true, nil
 	}
-	children := make([]fieldNode, 0, rl.Length())
+	start := len(w.stack)
 	for i := range rl.Length() {
 		item := rl.At(i)
 		pe, err := w.itemElement(t, item)
@@ -255,15 +289,12 @@ func (w *createdWalker) doList(t *schema.List, lhs, rhs value.Value, exclude, st
 		}
 		if !(exclude != nil && exclude.Members.Has(pe)) && !n.empty() {
 			n.pe = pe
-			children = append(children, n)
+			w.stack = append(w.stack, n)
 		}
 	}
-	slices.SortFunc(children, func(a, b fieldNode) int { return a.pe.Compare(b.pe) })
-	for i := 1; i < len(children); i++ {
-		if children[i-1].pe.Equals(children[i].pe) {
-			// Duplicate keys: the comparison owns the item, not its fields.
-			return nil, false, errUnusual
-		}
+	children := w.pop(start)
+	if err := sortItems(children); err != nil {
+		return nil, false, err
 	}
 	return children, false, nil
 }
@@ -338,11 +369,9 @@ func writeChildren(stream *jsoniter.Stream, nodes []fieldNode) error {
 		if i > 0 {
 			stream.WriteMore()
 		}
-		name, err := n.key()
-		if err != nil {
+		if err := writeKey(stream, n); err != nil {
 			return err
 		}
-		stream.WriteObjectField(name)
 		stream.WriteObjectStart()
 		if len(n.children) > 0 {
 			if n.self {
@@ -359,9 +388,37 @@ func writeChildren(stream *jsoniter.Stream, nodes []fieldNode) error {
 	return nil
 }
 
-func (n *fieldNode) key() (string, error) {
-	if n.pe == (fieldpath.PathElement{}) {
-		return "f:" + n.name, nil
+// writeKey writes the node's path element as an object key: "f:name"
+// for a field, as encoding/json would quote it, or the serialized key or
+// value of a list item.
+func writeKey(stream *jsoniter.Stream, n *fieldNode) error {
+	if n.pe != (fieldpath.PathElement{}) {
+		key, err := fieldpath.SerializePathElement(n.pe)
+		if err != nil {
+			return err
+		}
+		stream.WriteObjectField(key)
+		return nil
 	}
-	return fieldpath.SerializePathElement(n.pe)
+	if !plainKey(n.name) {
+		stream.WriteObjectField("f:" + n.name)
+		return nil
+	}
+	stream.WriteRaw(`"f:`)
+	stream.WriteRaw(n.name)
+	stream.WriteRaw(`":`)
+	return nil
+}
+
+// plainKey says s needs no escape in a JSON string, HTML-safe as
+// encoding/json writes it: printable ASCII other than the quote, the
+// backslash and <, > and &.
+func plainKey(s string) bool {
+	for i := range len(s) {
+		switch c := s[i]; {
+		case c < 0x20, c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"time"
 
 	"go.uber.org/zap"
@@ -68,7 +69,12 @@ type FieldManager struct {
 	// sets keeps decoded fieldsV1; nil decodes them on each write (the
 	// slow path).
 	sets *setCache
-	lg   *zap.Logger
+	// zeroNew says the kind's empty object is its Go type's zero value,
+	// which a create's Go walk compares with; zeros caches, by struct
+	// type, which fields that zero value has.
+	zeroNew bool
+	zeros   *zeroFields
+	lg      *zap.Logger
 }
 
 // New returns the field manager of a kind.
@@ -77,7 +83,10 @@ func New(lg *zap.Logger, c Config) *FieldManager {
 		c.Now = time.Now
 	}
 	v := fieldpath.APIVersion(c.APIVersion)
-	f := &FieldManager{c: c, version: v, lg: lg, sets: &setCache{}}
+	f := &FieldManager{c: c, version: v, lg: lg, sets: &setCache{}, zeros: &zeroFields{}}
+	if e := reflect.ValueOf(c.New()); e.Kind() == reflect.Pointer && !e.IsNil() && e.Elem().Kind() == reflect.Struct {
+		f.zeroNew = e.Elem().IsZero()
+	}
 	f.mainExclude, f.statusExclude = notOwned(c.Type, c.HasStatus)
 	f.main = (&merge.UpdaterBuilder{Converter: sameFields{}, IgnoreFilter: filterFor(v, f.mainExclude)}).BuildUpdater()
 	f.status = (&merge.UpdaterBuilder{Converter: sameFields{}, IgnoreFilter: filterFor(v, f.statusExclude)}).BuildUpdater()
@@ -187,6 +196,18 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 		live = f.c.New()
 	}
 	restore := hideManaged(live, obj)
+	if created && len(m.fields) == 0 && !f.fullCompare {
+		// The common create: no managedFields yet, one entry to make.
+		raw, err := f.createdFields(live, obj, subresource)
+		if !errors.Is(err, errUnusual) {
+			restore()
+			if err != nil {
+				return err
+			}
+			om.ManagedFields = f.createdEntries(raw, manager, subresource)
+			return nil
+		}
+	}
 	liveView, newView := live, obj
 	if !f.fullCompare && !created {
 		// Only the parts the write changed are compared; a create
@@ -202,18 +223,6 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 	if err != nil {
 		restore()
 		return fmt.Errorf("typed new object: %w", err)
-	}
-	if created && len(m.fields) == 0 && !f.fullCompare {
-		// The common create: no managedFields yet, one entry to make.
-		raw, err := createdFields(liveTV, newTV, f.exclude(subresource), stripped)
-		if !errors.Is(err, errUnusual) {
-			restore()
-			if err != nil {
-				return err
-			}
-			om.ManagedFields = f.createdEntries(raw, manager, subresource)
-			return nil
-		}
 	}
 	const self = "current-operation"
 	_, fields, err := f.updater(subresource).Update(liveTV, newTV, f.version, m.fields, self)

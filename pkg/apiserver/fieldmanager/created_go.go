@@ -1,0 +1,281 @@
+package fieldmanager
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
+)
+
+// lhs is what the empty object holds where the walk of a Go object is:
+// nothing, null (a nil pointer, slice or map), or the zero value of the
+// field's type.
+type lhs uint8
+
+const (
+	lhsAbsent lhs = iota
+	lhsNull
+	lhsZero
+)
+
+// compareGo is compare for a Go value of a built-in kind, read with
+// reflection directly: structs field by field through
+// structured-merge-diff's own cache of their JSON fields, so that each
+// field needs no value wrapper. Whatever holds a subtlety of the
+// comparison (null, leaves compared whole, values with their own JSON
+// encoding, byte strings, interfaces) is handed to compare as
+// structured-merge-diff values, which decide it as the comparison does.
+func (w *createdWalker) compareGo(l lhs, rv reflect.Value, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
+	entry := value.TypeReflectEntryOf(rv.Type())
+	if entry.CanConvertToUnstructured() {
+		return w.delegate(l, rv, tr, exclude, strip)
+	}
+	a, ok := w.schema.Resolve(tr)
+	if !ok {
+		return fieldNode{}, errUnusual
+	}
+	switch rv.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			return w.delegate(l, rv, tr, exclude, strip)
+		}
+		if l == lhsZero {
+			l = lhsNull
+		}
+		return w.compareGo(l, rv.Elem(), tr, exclude, strip)
+	case reflect.Struct:
+		if a.Map == nil || (l == lhsNull && (a.Scalar != nil || a.List != nil)) {
+			return w.delegate(l, rv, tr, exclude, strip)
+		}
+		return w.structGo(l, entry, rv, a.Map, tr, exclude, strip)
+	case reflect.Slice:
+		if rv.IsNil() || rv.Type().Elem().Kind() == reflect.Uint8 || a.List == nil || (a.Scalar != nil || a.Map != nil) {
+			return w.delegate(l, rv, tr, exclude, strip)
+		}
+		return w.sliceGo(l, rv, a.List, tr, exclude, strip)
+	case reflect.Map:
+		if rv.IsNil() || rv.Type().Key().Kind() != reflect.String || a.Map == nil || (a.Scalar != nil || a.List != nil) {
+			return w.delegate(l, rv, tr, exclude, strip)
+		}
+		return w.mapGo(l, rv, a.Map, tr, exclude, strip)
+	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Float32, reflect.Float64:
+		if a.Scalar == nil {
+			return w.delegate(l, rv, tr, exclude, strip)
+		}
+		// A leaf: added where the empty object has nothing, modified
+		// where it differs from the zero value there.
+		return fieldNode{self: l == lhsAbsent || !rv.IsZero()}, nil
+	}
+	return w.delegate(l, rv, tr, exclude, strip)
+}
+
+// structGo compares a struct with what the empty object has there.
+func (w *createdWalker) structGo(l lhs, entry *value.TypeReflectCacheEntry, rv reflect.Value, t *schema.Map, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
+	if t.ElementRelationship == schema.Atomic {
+		return w.delegate(l, rv, tr, exclude, strip)
+	}
+	fields := entry.OrderedFields()
+	zero := w.zeros.of(rv.Type(), fields)
+	start := len(w.stack)
+	present := false
+	for i, f := range fields {
+		fv := f.GetFrom(rv)
+		if f.CanOmit(fv) {
+			// Absent here; at most removed, which a create ignores.
+			continue
+		}
+		present = true
+		name := f.JsonName
+		cl := lhsAbsent
+		if l == lhsZero && zero.has[i] {
+			cl = lhsZero
+			switch fv.Kind() {
+			case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+				cl = lhsNull
+			}
+		}
+		ft := t.ElementType
+		if sf, ok := t.FindField(name); ok {
+			ft = sf.Type
+		}
+		var xc, sc *fieldpath.Set
+		var excluded, dropSelf bool
+		if exclude != nil || strip != nil {
+			pe := fieldpath.PathElement{FieldName: &name}
+			excluded = exclude != nil && exclude.Members.Has(pe)
+			xc, sc = childSet(exclude, pe), childSet(strip, pe)
+			dropSelf = strip != nil && strip.Members.Has(pe)
+		}
+		n, err := w.compareGo(cl, fv, ft, xc, sc)
+		if err != nil {
+			return fieldNode{}, err
+		}
+		n.self = n.self && !dropSelf
+		if !excluded && !n.empty() {
+			n.name = name
+			w.stack = append(w.stack, n)
+		}
+	}
+	children := w.pop(start)
+	if !present && (l != lhsZero || !zero.any) {
+		// Empty on both sides: compared whole.
+		return w.delegate(l, rv, tr, exclude, strip)
+	}
+	// The fields come sorted by their JSON names.
+	return fieldNode{self: l == lhsAbsent, children: children}, nil
+}
+
+// zeroFields caches, by struct type, which of its JSON fields its zero
+// value has (those never omitted), in the order of OrderedFields.
+type zeroFields struct{ m sync.Map }
+
+type zeroStruct struct {
+	has []bool
+	any bool
+}
+
+func (z *zeroFields) of(t reflect.Type, fields []*value.FieldCacheEntry) *zeroStruct {
+	if v, ok := z.m.Load(t); ok {
+		return v.(*zeroStruct)
+	}
+	zs := &zeroStruct{has: make([]bool, len(fields))}
+	zero := reflect.Zero(t)
+	for i, f := range fields {
+		zs.has[i] = !f.CanOmit(f.GetFrom(zero))
+		zs.any = zs.any || zs.has[i]
+	}
+	z.m.Store(t, zs)
+	return zs
+}
+
+// sliceGo compares a non-empty list with the empty object's, which is
+// null or absent.
+func (w *createdWalker) sliceGo(l lhs, rv reflect.Value, t *schema.List, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
+	if t.ElementRelationship == schema.Atomic || rv.Len() == 0 {
+		return w.delegate(l, rv, tr, exclude, strip)
+	}
+	start := len(w.stack)
+	for i := range rv.Len() {
+		item := rv.Index(i)
+		iv, err := reflectValue(item)
+		if err != nil {
+			return fieldNode{}, err
+		}
+		pe, err := w.itemElement(t, iv)
+		if err != nil {
+			return fieldNode{}, err
+		}
+		n, err := w.compareGo(lhsAbsent, item, t.ElementType, childSet(exclude, pe), childSet(strip, pe))
+		if err != nil {
+			return fieldNode{}, err
+		}
+		if strip != nil && strip.Members.Has(pe) {
+			n.self = false
+		}
+		if !(exclude != nil && exclude.Members.Has(pe)) && !n.empty() {
+			n.pe = pe
+			w.stack = append(w.stack, n)
+		}
+	}
+	children := w.pop(start)
+	if err := sortItems(children); err != nil {
+		return fieldNode{}, err
+	}
+	return fieldNode{self: l == lhsAbsent, children: children}, nil
+}
+
+// mapGo compares a non-empty map with the empty object's, which is null
+// or absent.
+func (w *createdWalker) mapGo(l lhs, rv reflect.Value, t *schema.Map, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
+	if t.ElementRelationship == schema.Atomic || rv.Len() == 0 {
+		return w.delegate(l, rv, tr, exclude, strip)
+	}
+	start := len(w.stack)
+	for it := rv.MapRange(); it.Next(); {
+		name := it.Key().String()
+		ft := t.ElementType
+		if sf, ok := t.FindField(name); ok {
+			ft = sf.Type
+		}
+		var xc, sc *fieldpath.Set
+		var excluded, dropSelf bool
+		if exclude != nil || strip != nil {
+			pe := fieldpath.PathElement{FieldName: &name}
+			excluded = exclude != nil && exclude.Members.Has(pe)
+			xc, sc = childSet(exclude, pe), childSet(strip, pe)
+			dropSelf = strip != nil && strip.Members.Has(pe)
+		}
+		n, err := w.compareGo(lhsAbsent, it.Value(), ft, xc, sc)
+		if err != nil {
+			return fieldNode{}, err
+		}
+		n.self = n.self && !dropSelf
+		if !excluded && !n.empty() {
+			n.name = name
+			w.stack = append(w.stack, n)
+		}
+	}
+	children := w.pop(start)
+	sortFields(children)
+	return fieldNode{self: l == lhsAbsent, children: children}, nil
+}
+
+// delegate compares rv and what the empty object has there as
+// structured-merge-diff values.
+func (w *createdWalker) delegate(l lhs, rv reflect.Value, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
+	rhs, err := reflectValue(rv)
+	if err != nil {
+		return fieldNode{}, errUnusual
+	}
+	var lv value.Value
+	switch l {
+	case lhsNull:
+		lv = value.NewValueInterface(nil)
+	case lhsZero:
+		if lv, err = reflectValue(reflect.Zero(rv.Type())); err != nil {
+			return fieldNode{}, errUnusual
+		}
+	}
+	return w.compare(lv, rhs, tr, exclude, strip)
+}
+
+// reflectValue is rv as a structured-merge-diff value, which reads a Go
+// value through a pointer to it.
+func reflectValue(rv reflect.Value) (value.Value, error) {
+	switch {
+	case rv.Kind() == reflect.Pointer:
+		return value.NewValueReflect(rv.Interface())
+	case rv.Kind() == reflect.Interface:
+		if rv.IsNil() {
+			return value.NewValueInterface(nil), nil
+		}
+		return reflectValue(rv.Elem())
+	case rv.CanAddr():
+		return value.NewValueReflect(rv.Addr().Interface())
+	}
+	p := reflect.New(rv.Type())
+	p.Elem().Set(rv)
+	return value.NewValueReflect(p.Interface())
+}
+
+// sortFields sorts nodes of fields by name; sortItems nodes of list items
+// by path element, refusing duplicates, whose fields the comparison does
+// not own one by one.
+func sortFields(nodes []fieldNode) {
+	slices.SortFunc(nodes, func(a, b fieldNode) int { return strings.Compare(a.name, b.name) })
+}
+
+func sortItems(nodes []fieldNode) error {
+	slices.SortFunc(nodes, func(a, b fieldNode) int { return a.pe.Compare(b.pe) })
+	for i := 1; i < len(nodes); i++ {
+		if nodes[i-1].pe.Equals(nodes[i].pe) {
+			return errUnusual
+		}
+	}
+	return nil
+}
