@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
 // Bounds of a setCache: how many sets it holds, and the largest fieldsV1
@@ -32,6 +33,20 @@ type setCache struct {
 type cachedSet struct {
 	set       *fieldpath.Set
 	canonical []byte
+
+	// reconciled is the set brought in line with the kind's schema
+	// (nil when it already is), worked out once: the schema of a field
+	// manager, whose cache this is, does not change.
+	reconcile  sync.Once
+	reconciled *fieldpath.Set
+	reconErr   error
+}
+
+// reconciledWith returns the set brought in line with the schema of tv,
+// nil when it already is, as typed.ReconcileFieldSetWithSchema does.
+func (cs *cachedSet) reconciledWith(tv *typed.TypedValue) (*fieldpath.Set, error) {
+	cs.reconcile.Do(func() { cs.reconciled, cs.reconErr = typed.ReconcileFieldSetWithSchema(cs.set, tv) })
+	return cs.reconciled, cs.reconErr
 }
 
 // decode returns the set raw encodes. On a nil cache it decodes raw each

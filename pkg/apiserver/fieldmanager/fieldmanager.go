@@ -225,12 +225,18 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 		return fmt.Errorf("typed new object: %w", err)
 	}
 	const self = "current-operation"
-	_, fields, err := f.updater(subresource).Update(liveTV, newTV, f.version, m.fields, self)
+	if f.fullCompare {
+		var fields fieldpath.ManagedFields
+		if _, fields, err = f.updater(subresource).Update(liveTV, newTV, f.version, m.fields, self); err == nil {
+			m.fields = fields
+		}
+	} else {
+		err = f.track(&m, liveTV, newTV, self, subresource)
+	}
 	restore()
 	if err != nil {
 		return err
 	}
-	m.fields = fields
 	if vs, ok := m.fields[self]; ok {
 		delete(m.fields, self)
 		id, err := identifier(meta.ManagedFieldsEntry{Manager: manager, Operation: OperationUpdate, APIVersion: f.c.APIVersion, Subresource: subresource})

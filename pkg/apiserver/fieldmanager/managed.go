@@ -34,6 +34,9 @@ type decodedEntry struct {
 	vs                   fieldpath.VersionedSet
 	manager, subresource string
 	canonical            []byte
+	// cached is the set's entry in the field manager's cache; nil when
+	// it was decoded without one.
+	cached *cachedSet
 }
 
 func newManaged() managed {
@@ -75,17 +78,21 @@ func decodeManaged(entries []meta.ManagedFieldsEntry, sets *setCache) (managed, 
 		}
 		set := &fieldpath.Set{}
 		var canonical []byte
+		var cached *cachedSet
 		if e.FieldsV1 != nil && len(e.FieldsV1.Raw) > 0 {
 			cs, err := sets.decode(e.FieldsV1.Raw)
 			if err != nil {
 				return managed{}, fmt.Errorf("fieldmanager: fieldsV1 of manager %q: %w", e.Manager, err)
 			}
 			set, canonical = cs.set, cs.canonical
+			if sets != nil {
+				cached = cs
+			}
 		}
 		vs := fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == OperationApply)
 		m.fields[id] = vs
 		m.times[id] = e.Time
-		m.decoded[id] = decodedEntry{vs: vs, manager: e.Manager, subresource: e.Subresource, canonical: canonical}
+		m.decoded[id] = decodedEntry{vs: vs, manager: e.Manager, subresource: e.Subresource, canonical: canonical, cached: cached}
 	}
 	return m, nil
 }
