@@ -21,7 +21,7 @@ import (
 // under its upstream name too is authorized by its own name, so one rule
 // covers both.
 func AttributesFor(r *http.Request, u *authn.User) Attributes {
-	info := endpoints.ParseRequestInfo(r)
+	info := endpoints.RequestInfoFor(r)
 	if !info.IsResourceRequest {
 		return Attributes{User: u, Verb: strings.ToLower(r.Method), Path: r.URL.Path}
 	}

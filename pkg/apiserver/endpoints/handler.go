@@ -71,7 +71,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			WriteError(w, r, apierrors.NewInternalError(fmt.Errorf("the server failed to handle the request")))
 		}
 	}()
-	info := ParseRequestInfo(r)
+	info := RequestInfoFor(r)
 	rt := h.routes.Load()
 	if !info.IsResourceRequest {
 		rt.discovery.serve(w, r, info)

@@ -1,6 +1,7 @@
 package endpoints
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strconv"
@@ -27,6 +28,27 @@ type RequestInfo struct {
 // namespaceSubresources are the subresources of a namespace object itself,
 // which must not be read as a resource inside the namespace.
 var namespaceSubresources = map[string]bool{"status": true, "finalize": true}
+
+type requestInfoKey struct{}
+
+// WithRequestInfo parses each request's RequestInfo once, for the
+// filters and handlers after it to read with RequestInfoFor rather than
+// parse the path and query again each. The path must not change after it.
+func WithRequestInfo(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, ParseRequestInfo(r))))
+	})
+}
+
+// RequestInfoFor returns the RequestInfo WithRequestInfo parsed for r, or
+// parses it when r did not pass that filter. It is shared: callers must
+// not modify it.
+func RequestInfoFor(r *http.Request) *RequestInfo {
+	if info, ok := r.Context().Value(requestInfoKey{}).(*RequestInfo); ok {
+		return info
+	}
+	return ParseRequestInfo(r)
+}
 
 // ParseRequestInfo reads a request path of the forms
 // /api/v1/..., /apis/{group}/{version}/..., with an optional watch/ and

@@ -1,6 +1,7 @@
 package endpoints
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"testing"
 )
@@ -44,6 +45,26 @@ func TestParseRequestInfo(t *testing.T) {
 				t.Errorf("%s %s: got %v, want %v", c.method, c.url, got, want)
 				break
 			}
+		}
+	}
+}
+
+// TestWithRequestInfo: behind the filter every reader gets the one
+// RequestInfo parsed for the request; without it each parses its own.
+func TestWithRequestInfo(t *testing.T) {
+	var seen []*RequestInfo
+	read := http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		seen = append(seen, RequestInfoFor(r), RequestInfoFor(r))
+	})
+	r := httptest.NewRequest(http.MethodGet, "/api/v1/namespaces/ns/pods/p?watch=true", nil)
+	WithRequestInfo(read).ServeHTTP(httptest.NewRecorder(), r)
+	read.ServeHTTP(httptest.NewRecorder(), r)
+	if len(seen) != 4 || seen[0] != seen[1] || seen[2] == seen[3] {
+		t.Fatalf("behind the filter the readers share one RequestInfo, without it each parses: got %p %p, %p %p", seen[0], seen[1], seen[2], seen[3])
+	}
+	for _, info := range seen {
+		if info.Verb != "get" || info.Namespace != "ns" || info.Resource != "pods" || info.Name != "p" {
+			t.Fatalf("RequestInfo = %+v", info)
 		}
 	}
 }

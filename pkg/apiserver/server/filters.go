@@ -20,7 +20,7 @@ import (
 // longRunning reports whether a request may stay open indefinitely
 // (watches), which the in-flight limits and the request timeout skip.
 func longRunning(r *http.Request) bool {
-	return endpoints.ParseRequestInfo(r).Verb == "watch"
+	return endpoints.RequestInfoFor(r).Verb == "watch"
 }
 
 func mutating(r *http.Request) bool {
@@ -81,7 +81,7 @@ func withMaxInFlight(h http.Handler, readOnly, mut int, reg prometheus.Registere
 		slots[true] = make(chan struct{}, mut)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if info := endpoints.ParseRequestInfo(r); info.Verb == "watch" || exemptFromLimits(r, info) {
+		if info := endpoints.RequestInfoFor(r); info.Verb == "watch" || exemptFromLimits(r, info) {
 			h.ServeHTTP(w, r)
 			return
 		}

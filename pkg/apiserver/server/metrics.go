@@ -70,7 +70,7 @@ func (m *requestMetrics) wrap(h http.Handler) http.Handler {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
 		h.ServeHTTP(rec, r)
-		info := endpoints.ParseRequestInfo(r)
+		info := endpoints.RequestInfoFor(r)
 		verb := info.Verb
 		if !info.IsResourceRequest {
 			verb = "discovery"

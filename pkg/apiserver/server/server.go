@@ -426,13 +426,13 @@ func (s *Server) buildChain(mux http.Handler) (http.Handler, error) {
 	// Audit runs once the user is known and before impersonation and
 	// authorization, so their refusals are recorded; impersonation adds
 	// the impersonated user to the event.
-	s.insecureHandler = withLifecycle(withUnsecuredUser(audit.WithAudit(auditLg, mux, s.audit)), s.life)
+	s.insecureHandler = withLifecycle(endpoints.WithRequestInfo(withUnsecuredUser(audit.WithAudit(auditLg, mux, s.audit))), s.life)
 	h := authz.WithAuthorization(s.lg.Named("authz"), mux, z)
 	h = apiauthn.WithImpersonation(lg, h, z)
 	h = audit.WithAudit(auditLg, h, s.audit)
 	h = apiauthn.WithAuthentication(lg, h, s.authn.Authenticator)
 	h = audit.WithAuditInit(auditLg, h, s.audit)
-	return withLifecycle(h, s.life), nil
+	return withLifecycle(endpoints.WithRequestInfo(h), s.life), nil
 }
 
 // getSecret reads a Secret from the server's own store, for bootstrap
