@@ -208,31 +208,8 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 			return nil
 		}
 	}
-	liveView, newView := live, obj
-	if !f.fullCompare && !created {
-		// Only the parts the write changed are compared; a create
-		// changes all.
-		liveView, newView = withoutEqualParts(live, obj)
-	}
-	liveTV, err := f.structured(liveView)
-	if err != nil {
-		restore()
-		return fmt.Errorf("typed live object: %w", err)
-	}
-	newTV, err := f.structured(newView)
-	if err != nil {
-		restore()
-		return fmt.Errorf("typed new object: %w", err)
-	}
 	const self = "current-operation"
-	if f.fullCompare {
-		var fields fieldpath.ManagedFields
-		if _, fields, err = f.updater(subresource).Update(liveTV, newTV, f.version, m.fields, self); err == nil {
-			m.fields = fields
-		}
-	} else {
-		err = f.track(&m, liveTV, newTV, self, subresource)
-	}
+	err = f.record(&m, live, obj, created, self, subresource)
 	restore()
 	if err != nil {
 		return err
@@ -257,6 +234,48 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 	}
 	om.ManagedFields, err = m.encode()
 	return err
+}
+
+// record records in m what manager changed from live into obj through
+// subresource. The slow path compares the whole objects through the
+// updater; the fast one compares only what the write changed.
+func (f *FieldManager) record(m *managed, live, obj meta.Object, created bool, manager, subresource string) error {
+	liveTV, err := f.structured(live)
+	if err != nil {
+		return fmt.Errorf("typed live object: %w", err)
+	}
+	_, unstructured := obj.(unstructuredObject)
+	if !f.fullCompare && !created && !unstructured && reflect.TypeOf(live) == reflect.TypeOf(obj) {
+		all, err := f.changes(live, obj)
+		if err != nil {
+			return fmt.Errorf("failed to compare objects: %v", err)
+		}
+		return f.track(m, liveTV, all, manager, subresource)
+	}
+	liveView, newView := live, obj
+	if !f.fullCompare && !created {
+		liveView, newView = withoutEqualParts(live, obj)
+		if liveTV, err = f.structured(liveView); err != nil {
+			return fmt.Errorf("typed live object: %w", err)
+		}
+	}
+	newTV, err := f.structured(newView)
+	if err != nil {
+		return fmt.Errorf("typed new object: %w", err)
+	}
+	if f.fullCompare {
+		_, fields, err := f.updater(subresource).Update(liveTV, newTV, f.version, m.fields, manager)
+		if err != nil {
+			return err
+		}
+		m.fields = fields
+		return nil
+	}
+	all, err := liveTV.Compare(newTV)
+	if err != nil {
+		return fmt.Errorf("failed to compare objects: %v", err)
+	}
+	return f.track(m, liveTV, all, manager, subresource)
 }
 
 // createdEntries are the managedFields of a created object whose

@@ -1,27 +1,22 @@
 package fieldmanager
 
 import (
-	"fmt"
-
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
-// track records in m that manager changed live into obj through
-// subresource: what merge.Updater.Update does for an update, with the
+// track records in m that manager made the changes all (the comparison
+// of the live object, liveTV, with the new one) through subresource:
+// what merge.Updater.Update does for an update, with the
 // same set algebra, except that the managers' sets decoded through the
 // field manager's cache are brought in line with the schema once, not
 // on every write (that walk of every set was a fifth of an update's
 // cost), and that the comparison is made once for every API version,
 // since the kind's versions share their fields. The slow path keeps
 // merge.Updater.Update, and tests hold the two to the same answers.
-func (f *FieldManager) track(m *managed, liveTV, newTV *typed.TypedValue, manager, subresource string) error {
+func (f *FieldManager) track(m *managed, liveTV *typed.TypedValue, all *typed.Comparison, manager, subresource string) error {
 	if err := f.reconcile(m, liveTV); err != nil {
 		return err
-	}
-	all, err := liveTV.Compare(newTV)
-	if err != nil {
-		return fmt.Errorf("failed to compare objects: %v", err)
 	}
 	// Managers of the written version lose what the write changed of
 	// what the subresource owns; those of other versions, as the
