@@ -30,13 +30,17 @@ const (
 // encoding, byte strings, interfaces) is handed to compare as
 // structured-merge-diff values, which decide it as the comparison does.
 func (w *createdWalker) compareGo(l lhs, rv reflect.Value, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
-	entry := value.TypeReflectEntryOf(rv.Type())
-	if entry.CanConvertToUnstructured() {
-		return w.delegate(l, rv, tr, exclude, strip)
-	}
 	a, ok := w.schema.Resolve(tr)
 	if !ok {
 		return fieldNode{}, errUnusual
+	}
+	if l == lhsAbsent && scalarOnly(a) {
+		// A leaf whatever the value: added.
+		return fieldNode{self: true}, nil
+	}
+	entry := value.TypeReflectEntryOf(rv.Type())
+	if entry.CanConvertToUnstructured() {
+		return w.delegate(l, rv, tr, exclude, strip)
 	}
 	switch rv.Kind() {
 	case reflect.Pointer:
@@ -56,12 +60,12 @@ func (w *createdWalker) compareGo(l lhs, rv reflect.Value, tr schema.TypeRef, ex
 		if rv.IsNil() || rv.Type().Elem().Kind() == reflect.Uint8 || a.List == nil || (a.Scalar != nil || a.Map != nil) {
 			return w.delegate(l, rv, tr, exclude, strip)
 		}
-		return w.sliceGo(l, rv, a.List, tr, exclude, strip)
+		return w.sliceGo(l, rv, a.List, exclude, strip)
 	case reflect.Map:
 		if rv.IsNil() || rv.Type().Key().Kind() != reflect.String || a.Map == nil || (a.Scalar != nil || a.List != nil) {
 			return w.delegate(l, rv, tr, exclude, strip)
 		}
-		return w.mapGo(l, rv, a.Map, tr, exclude, strip)
+		return w.mapGo(l, rv, a.Map, exclude, strip)
 	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Float32, reflect.Float64:
 		if a.Scalar == nil {
@@ -76,8 +80,12 @@ func (w *createdWalker) compareGo(l lhs, rv reflect.Value, tr schema.TypeRef, ex
 
 // structGo compares a struct with what the empty object has there.
 func (w *createdWalker) structGo(l lhs, entry *value.TypeReflectCacheEntry, rv reflect.Value, t *schema.Map, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
-	if t.ElementRelationship == schema.Atomic {
+	if t.ElementRelationship == schema.Atomic && l == lhsZero {
 		return w.delegate(l, rv, tr, exclude, strip)
+	}
+	if t.ElementRelationship == schema.Atomic {
+		// A leaf, added or changed from null.
+		return fieldNode{self: true}, nil
 	}
 	fields := entry.OrderedFields()
 	zero := w.zeros.of(rv.Type(), fields)
@@ -110,6 +118,10 @@ func (w *createdWalker) structGo(l lhs, entry *value.TypeReflectCacheEntry, rv r
 			excluded = exclude != nil && exclude.Members.Has(pe)
 			xc, sc = childSet(exclude, pe), childSet(strip, pe)
 			dropSelf = strip != nil && strip.Members.Has(pe)
+			if fa, ok := w.schema.Resolve(ft); ok && dropSelf && sc == nil && scalarOnly(fa) {
+				// A stripped leaf (the name, the uid, ...) adds nothing.
+				continue
+			}
 		}
 		n, err := w.compareGo(cl, fv, ft, xc, sc)
 		if err != nil {
@@ -123,8 +135,9 @@ func (w *createdWalker) structGo(l lhs, entry *value.TypeReflectCacheEntry, rv r
 	}
 	children := w.pop(start)
 	if !present && (l != lhsZero || !zero.any) {
-		// Empty on both sides: compared whole.
-		return w.delegate(l, rv, tr, exclude, strip)
+		// Empty on both sides, a leaf: added, changed from null, or as
+		// empty as the zero struct.
+		return fieldNode{self: l != lhsZero}, nil
 	}
 	// The fields come sorted by their JSON names.
 	return fieldNode{self: l == lhsAbsent, children: children}, nil
@@ -155,9 +168,10 @@ func (z *zeroFields) of(t reflect.Type, fields []*value.FieldCacheEntry) *zeroSt
 
 // sliceGo compares a non-empty list with the empty object's, which is
 // null or absent.
-func (w *createdWalker) sliceGo(l lhs, rv reflect.Value, t *schema.List, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
+func (w *createdWalker) sliceGo(l lhs, rv reflect.Value, t *schema.List, exclude, strip *fieldpath.Set) (fieldNode, error) {
 	if t.ElementRelationship == schema.Atomic || rv.Len() == 0 {
-		return w.delegate(l, rv, tr, exclude, strip)
+		// A leaf: added, or a list where the empty object has null.
+		return fieldNode{self: true}, nil
 	}
 	start := len(w.stack)
 	for i := range rv.Len() {
@@ -191,9 +205,10 @@ func (w *createdWalker) sliceGo(l lhs, rv reflect.Value, t *schema.List, tr sche
 
 // mapGo compares a non-empty map with the empty object's, which is null
 // or absent.
-func (w *createdWalker) mapGo(l lhs, rv reflect.Value, t *schema.Map, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
+func (w *createdWalker) mapGo(l lhs, rv reflect.Value, t *schema.Map, exclude, strip *fieldpath.Set) (fieldNode, error) {
 	if t.ElementRelationship == schema.Atomic || rv.Len() == 0 {
-		return w.delegate(l, rv, tr, exclude, strip)
+		// A leaf: added, or a map where the empty object has null.
+		return fieldNode{self: true}, nil
 	}
 	start := len(w.stack)
 	for it := rv.MapRange(); it.Next(); {
@@ -224,6 +239,10 @@ func (w *createdWalker) mapGo(l lhs, rv reflect.Value, t *schema.Map, tr schema.
 	sortFields(children)
 	return fieldNode{self: l == lhsAbsent, children: children}, nil
 }
+
+// scalarOnly says an atom is a scalar and nothing else: a leaf whatever
+// value it holds.
+func scalarOnly(a schema.Atom) bool { return a.Scalar != nil && a.List == nil && a.Map == nil }
 
 // delegate compares rv and what the empty object has there as
 // structured-merge-diff values.
