@@ -209,36 +209,21 @@ func (w *createdWalker) doMap(t *schema.Map, lhs, rhs value.Value, exclude, stri
 	}
 	start := len(w.stack)
 	rm.IterateUsing(w.alloc, func(key string, rv value.Value) bool {
-		var xc, sc *fieldpath.Set
 		// An excluded field is still compared, for the errors the
 		// comparison would find in it.
-		var excluded, dropSelf bool
-		if exclude != nil || strip != nil {
-			k := key
-			pe := fieldpath.PathElement{FieldName: &k}
-			excluded = exclude != nil && exclude.Members.Has(pe)
-			xc, sc = childSet(exclude, pe), childSet(strip, pe)
-			dropSelf = strip != nil && strip.Members.Has(pe)
-		}
+		sc := fieldScope(key, exclude, strip)
 		var lv value.Value
 		if lm != nil {
 			if v, ok := lm.GetUsing(w.alloc, key); ok {
 				lv = v
 			}
 		}
-		ft := t.ElementType
-		if sf, ok := t.FindField(key); ok {
-			ft = sf.Type
-		}
 		var n fieldNode
-		if n, err = w.compare(lv, rv, ft, xc, sc); err != nil {
+		if n, err = w.compare(lv, rv, fieldType(t, key), sc.exclude, sc.strip); err != nil {
 			return false
 		}
-		n.self = n.self && !dropSelf
-		if !excluded && !n.empty() {
-			n.name = key
-			w.stack = append(w.stack, n)
-		}
+		n.name = key
+		w.push(n, sc)
 		return true
 	})
 	if err != nil {
@@ -280,17 +265,13 @@ func (w *createdWalker) doList(t *schema.List, lhs, rhs value.Value, exclude, st
 		if err != nil {
 			return nil, false, err
 		}
-		n, err := w.compare(nil, item, t.ElementType, childSet(exclude, pe), childSet(strip, pe))
+		sc := scopeOf(pe, exclude, strip)
+		n, err := w.compare(nil, item, t.ElementType, sc.exclude, sc.strip)
 		if err != nil {
 			return nil, false, err
 		}
-		if strip != nil && strip.Members.Has(pe) {
-			n.self = false
-		}
-		if !(exclude != nil && exclude.Members.Has(pe)) && !n.empty() {
-			n.pe = pe
-			w.stack = append(w.stack, n)
-		}
+		n.pe = pe
+		w.push(n, sc)
 	}
 	children := w.pop(start)
 	if err := sortItems(children); err != nil {
@@ -346,6 +327,49 @@ func keyDefault(s *schema.Schema, t *schema.List, name string) (any, error) {
 	}
 	f, _ := a.Map.FindField(name)
 	return f.Default, nil
+}
+
+// scope is what of the excluded and stripped sets falls on one child of
+// a node: whether the child itself is excluded (with all below it) or
+// stripped (itself only), and the parts of both sets below it.
+type scope struct {
+	excluded, stripped bool
+	exclude, strip     *fieldpath.Set
+}
+
+func scopeOf(pe fieldpath.PathElement, exclude, strip *fieldpath.Set) scope {
+	if exclude == nil && strip == nil {
+		return scope{}
+	}
+	return scope{
+		excluded: exclude != nil && exclude.Members.Has(pe), stripped: strip != nil && strip.Members.Has(pe),
+		exclude: childSet(exclude, pe), strip: childSet(strip, pe),
+	}
+}
+
+// fieldScope is scopeOf the field name.
+func fieldScope(name string, exclude, strip *fieldpath.Set) scope {
+	if exclude == nil && strip == nil {
+		return scope{}
+	}
+	return scopeOf(fieldpath.PathElement{FieldName: &name}, exclude, strip)
+}
+
+// fieldType is the type of a map's or struct's field name.
+func fieldType(t *schema.Map, name string) schema.TypeRef {
+	if sf, ok := t.FindField(name); ok {
+		return sf.Type
+	}
+	return t.ElementType
+}
+
+// push keeps n, a child in scope s, on the stack when it holds
+// something.
+func (w *createdWalker) push(n fieldNode, s scope) {
+	n.self = n.self && !s.stripped
+	if !s.excluded && !n.empty() {
+		w.stack = append(w.stack, n)
+	}
 }
 
 // childSet is the part of s below pe, nil when none.

@@ -107,31 +107,20 @@ func (w *createdWalker) structGo(l lhs, entry *value.TypeReflectCacheEntry, rv r
 				cl = lhsNull
 			}
 		}
-		ft := t.ElementType
-		if sf, ok := t.FindField(name); ok {
-			ft = sf.Type
-		}
-		var xc, sc *fieldpath.Set
-		var excluded, dropSelf bool
-		if exclude != nil || strip != nil {
-			pe := fieldpath.PathElement{FieldName: &name}
-			excluded = exclude != nil && exclude.Members.Has(pe)
-			xc, sc = childSet(exclude, pe), childSet(strip, pe)
-			dropSelf = strip != nil && strip.Members.Has(pe)
-			if fa, ok := w.schema.Resolve(ft); ok && dropSelf && sc == nil && scalarOnly(fa) {
+		ft := fieldType(t, name)
+		sc := fieldScope(name, exclude, strip)
+		if sc.stripped && sc.strip == nil {
+			if fa, ok := w.schema.Resolve(ft); ok && scalarOnly(fa) {
 				// A stripped leaf (the name, the uid, ...) adds nothing.
 				continue
 			}
 		}
-		n, err := w.compareGo(cl, fv, ft, xc, sc)
+		n, err := w.compareGo(cl, fv, ft, sc.exclude, sc.strip)
 		if err != nil {
 			return fieldNode{}, err
 		}
-		n.self = n.self && !dropSelf
-		if !excluded && !n.empty() {
-			n.name = name
-			w.stack = append(w.stack, n)
-		}
+		n.name = name
+		w.push(n, sc)
 	}
 	children := w.pop(start)
 	if !present && (l != lhsZero || !zero.any) {
@@ -184,17 +173,13 @@ func (w *createdWalker) sliceGo(l lhs, rv reflect.Value, t *schema.List, exclude
 		if err != nil {
 			return fieldNode{}, err
 		}
-		n, err := w.compareGo(lhsAbsent, item, t.ElementType, childSet(exclude, pe), childSet(strip, pe))
+		sc := scopeOf(pe, exclude, strip)
+		n, err := w.compareGo(lhsAbsent, item, t.ElementType, sc.exclude, sc.strip)
 		if err != nil {
 			return fieldNode{}, err
 		}
-		if strip != nil && strip.Members.Has(pe) {
-			n.self = false
-		}
-		if !(exclude != nil && exclude.Members.Has(pe)) && !n.empty() {
-			n.pe = pe
-			w.stack = append(w.stack, n)
-		}
+		n.pe = pe
+		w.push(n, sc)
 	}
 	children := w.pop(start)
 	if err := sortItems(children); err != nil {
@@ -213,27 +198,13 @@ func (w *createdWalker) mapGo(l lhs, rv reflect.Value, t *schema.Map, exclude, s
 	start := len(w.stack)
 	for it := rv.MapRange(); it.Next(); {
 		name := it.Key().String()
-		ft := t.ElementType
-		if sf, ok := t.FindField(name); ok {
-			ft = sf.Type
-		}
-		var xc, sc *fieldpath.Set
-		var excluded, dropSelf bool
-		if exclude != nil || strip != nil {
-			pe := fieldpath.PathElement{FieldName: &name}
-			excluded = exclude != nil && exclude.Members.Has(pe)
-			xc, sc = childSet(exclude, pe), childSet(strip, pe)
-			dropSelf = strip != nil && strip.Members.Has(pe)
-		}
-		n, err := w.compareGo(lhsAbsent, it.Value(), ft, xc, sc)
+		sc := fieldScope(name, exclude, strip)
+		n, err := w.compareGo(lhsAbsent, it.Value(), fieldType(t, name), sc.exclude, sc.strip)
 		if err != nil {
 			return fieldNode{}, err
 		}
-		n.self = n.self && !dropSelf
-		if !excluded && !n.empty() {
-			n.name = name
-			w.stack = append(w.stack, n)
-		}
+		n.name = name
+		w.push(n, sc)
 	}
 	children := w.pop(start)
 	sortFields(children)

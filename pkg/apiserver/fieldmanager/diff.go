@@ -61,10 +61,7 @@ func (d *differ) structs(path fieldpath.Path, l, r reflect.Value, tr schema.Type
 	for _, i := range differing {
 		fe := fields[i]
 		name := fe.JsonName
-		ft := a.Map.ElementType
-		if sf, ok := a.Map.FindField(name); ok {
-			ft = sf.Type
-		}
+		ft := fieldType(a.Map, name)
 		fp := append(path[:len(path):len(path)], fieldpath.PathElement{FieldName: &name})
 		lf, rf := structOf(fe.GetFrom(l)), structOf(fe.GetFrom(r))
 		var err error
