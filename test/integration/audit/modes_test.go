@@ -1,11 +1,8 @@
 package audit
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -81,14 +78,7 @@ func TestForbiddenAndImpersonation(t *testing.T) {
 		o.Authz.Modes = []string{options.ModeRBAC}
 		o.Authn.TokenAuthFile = tokens
 	})
-	pem, err := os.ReadFile(s.CertFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(pem)
-	sec := &framework.Server{URL: s.SecureURL, Client: &http.Client{Timeout: 30 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
+	sec := s.Secure(t)
 	bearer := func(u string) framework.Header { return framework.Header{"Authorization": "Bearer " + u} }
 	framework.Eventually(t, 20*time.Second, "RBAC ready", func() bool {
 		return sec.Do(t, "GET", "/api/v1/namespaces/default/pods", nil, bearer("admin")).Code == http.StatusOK

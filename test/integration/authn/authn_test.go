@@ -182,19 +182,7 @@ func (f *fixture) requests() []request {
 // do sends GET path to the secure port as req.
 func do(t *testing.T, s *framework.Server, req request, path string, extra map[string]string) (int, map[string]any) {
 	t.Helper()
-	pemData, err := os.ReadFile(s.CertFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots := x509.NewCertPool()
-	roots.AppendCertsFromPEM(pemData)
-	tc := &tls.Config{RootCAs: roots}
-	if req.cert != nil {
-		// Sent whatever CAs the server names, as curl does; Go's default
-		// would keep back a certificate of a CA the server does not list.
-		tc.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return req.cert, nil }
-	}
-	c := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: tc}}
+	c := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: s.TLSConfig(t, req.cert)}}
 	defer c.CloseIdleConnections()
 	r, err := http.NewRequest("GET", s.SecureURL+path, nil)
 	if err != nil {

@@ -1,12 +1,9 @@
 package authn
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -128,13 +125,7 @@ func startMatrix(t *testing.T, mode string, reqs []matrixRequest) (*framework.Se
 					`"subjects":[{"apiGroup":"rbac.authorization.platform.io","kind":"User","name":%q}]}`, u, u, u)).Expect(t, http.StatusCreated)
 		}
 	}
-	pemData, err := os.ReadFile(s.CertFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots := x509.NewCertPool()
-	roots.AppendCertsFromPEM(pemData)
-	c := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}}
+	c := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: s.TLSConfig(t, nil)}}
 	t.Cleanup(c.CloseIdleConnections)
 	call := func(user string, r matrixRequest) (int, string) {
 		t.Helper()

@@ -156,6 +156,16 @@ func EtcdServers(urls ...string) Option {
 // system:masters on the insecure port.
 func (s *Server) Secure(t testing.TB) *Server {
 	t.Helper()
+	return &Server{URL: s.SecureURL, SecureURL: s.SecureURL, CertFile: s.CertFile, Prefix: s.Prefix,
+		Client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: s.TLSConfig(t, nil)}}}
+}
+
+// TLSConfig is a client's TLS configuration for the secure port: it
+// trusts the server's certificate and, when cert is not nil, presents
+// cert whatever authorities the server names (as curl does; Go's default
+// keeps back a certificate of an authority the server does not list).
+func (s *Server) TLSConfig(t testing.TB, cert *tls.Certificate) *tls.Config {
+	t.Helper()
 	pem, err := os.ReadFile(s.CertFile)
 	if err != nil {
 		t.Fatal(err)
@@ -164,8 +174,11 @@ func (s *Server) Secure(t testing.TB) *Server {
 	if !pool.AppendCertsFromPEM(pem) {
 		t.Fatalf("no certificate in %s", s.CertFile)
 	}
-	return &Server{URL: s.SecureURL, SecureURL: s.SecureURL, CertFile: s.CertFile, Prefix: s.Prefix,
-		Client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
+	c := &tls.Config{RootCAs: pool}
+	if cert != nil {
+		c.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return cert, nil }
+	}
+	return c
 }
 
 // WaitReady waits until /readyz passes and the system namespaces exist.

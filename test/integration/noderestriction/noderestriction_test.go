@@ -33,15 +33,8 @@ func newNode(t *testing.T, s *framework.Server, ca *certs.Pair, name string) *no
 	if err != nil {
 		t.Fatal(err)
 	}
-	serving, err := os.ReadFile(s.CertFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots := x509.NewCertPool()
-	roots.AppendCertsFromPEM(serving)
 	cert := tls.Certificate{Certificate: [][]byte{p.Cert.Raw}, PrivateKey: p.Key, Leaf: p.Cert}
-	tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots,
-		GetClientCertificate: func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return &cert, nil }}}
+	tr := &http.Transport{TLSClientConfig: s.TLSConfig(t, &cert)}
 	t.Cleanup(tr.CloseIdleConnections)
 	return &node{name: name, s: s, c: &http.Client{Timeout: 30 * time.Second, Transport: tr}}
 }
