@@ -223,19 +223,11 @@ func decodeStrict(data []byte, obj any, exact bool) error {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return errors.New("the body must be a JSON object")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(obj); err != nil {
+	if err := decodeObject(data, trimmed, obj); err != nil {
 		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 			return &unknownFieldError{msg: "unknown field " + name}
 		}
 		return err
-	}
-	// Only white space may follow the object: dec.More is false before a
-	// stray '}' or ']', which encoding/json.Unmarshal refuses (found by
-	// FuzzDecodeStrict).
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("unexpected data after the JSON object")
 	}
 	if !exact {
 		return nil
@@ -246,6 +238,36 @@ func decodeStrict(data []byte, obj any, exact bool) error {
 	}
 	if len(problems) > 0 {
 		return &unknownFieldError{msg: strings.Join(problems, ", ")}
+	}
+	return nil
+}
+
+// decodeObject decodes the JSON object data (trimmed: without its
+// surrounding white space) into obj, refusing unknown fields. A type that
+// decodes itself (a custom object) is handed a well-formed body directly:
+// it is what encoding/json would hand it, without the decoder's two
+// passes over the body first (reading the value whole, then skipping over
+// it to find its end); a body that is not well-formed takes the
+// decoder's path, for its errors.
+func decodeObject(data, trimmed []byte, obj any) error {
+	if u, ok := obj.(json.Unmarshaler); ok && json.Valid(data) {
+		return u.UnmarshalJSON(trimmed)
+	}
+	return decodeWithDecoder(data, obj)
+}
+
+// decodeWithDecoder is decodeObject through encoding/json's decoder.
+func decodeWithDecoder(data []byte, obj any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(obj); err != nil {
+		return err
+	}
+	// Only white space may follow the object: dec.More is false before a
+	// stray '}' or ']', which encoding/json.Unmarshal refuses (found by
+	// FuzzDecodeStrict).
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("unexpected data after the JSON object")
 	}
 	return nil
 }

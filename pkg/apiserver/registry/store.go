@@ -12,6 +12,7 @@ import (
 	"time"
 
 	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/jsontree"
 	"platform.io/client/api/meta"
 	"platform.io/client/codec/protobuf"
 
@@ -142,7 +143,7 @@ func (s *Store) encode(ctx context.Context, obj meta.Object) ([]byte, error) {
 	tm := obj.GetTypeMeta()
 	tm.APIVersion, tm.Kind = sr.GroupVersion().String(), sr.Kind
 	if s.mediaType == MediaTypeJSON {
-		return json.Marshal(obj)
+		return jsontree.Marshal(obj, true)
 	}
 	pm, ok := obj.(protobuf.Message)
 	if !ok {

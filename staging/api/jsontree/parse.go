@@ -181,6 +181,23 @@ func (p *parser) hex4(i int) rune {
 // null gives nil maps, as encoding/json decodes null into a map; any
 // other document that is not an object gives encoding/json's error.
 func DecodeObject(data []byte, raw ...string) (map[string]any, map[string][]byte, error) {
+	return object(data, raw, true)
+}
+
+// RawMembers returns the JSON text (slices of data) of the members of the
+// JSON object data named in names, skipping over the others without
+// decoding them; of duplicate members the last counts. It reads documents
+// as DecodeObject does: a null gives a nil map, any other document that
+// is not an object encoding/json's error. It is for reading a few members
+// (an object's metadata) of a large document.
+func RawMembers(data []byte, names ...string) (map[string][]byte, error) {
+	_, kept, err := object(data, names, false)
+	return kept, err
+}
+
+// object reads the JSON object data: the members named in raw as their
+// text, the others as trees when build is set and skipped otherwise.
+func object(data []byte, raw []string, build bool) (map[string]any, map[string][]byte, error) {
 	p := parser{data: data}
 	valid := json.Valid(data)
 	if valid {
@@ -194,7 +211,11 @@ func DecodeObject(data []byte, raw ...string) (map[string]any, map[string][]byte
 		return nil, nil, nil // null
 	}
 	p.i++
-	tree, kept := map[string]any{}, map[string][]byte{}
+	var tree map[string]any
+	if build {
+		tree = map[string]any{}
+	}
+	kept := map[string][]byte{}
 	p.space()
 	if p.data[p.i] == '}' {
 		return tree, kept, nil
@@ -204,13 +225,17 @@ func DecodeObject(data []byte, raw ...string) (map[string]any, map[string][]byte
 		k := p.string()
 		p.space()
 		p.i++ // ':'
-		if slices.Contains(raw, k) {
+		switch {
+		case slices.Contains(raw, k):
 			p.space()
 			start := p.i
 			p.skip()
 			kept[k] = data[start:p.i]
-		} else {
+		case build:
 			tree[k] = p.value()
+		default:
+			p.space()
+			p.skip()
 		}
 		p.space()
 		c := p.data[p.i]

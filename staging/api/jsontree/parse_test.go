@@ -129,3 +129,48 @@ func FuzzDecodeObject(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRawMembers: RawMembers finds the members encoding/json finds, with
+// their text, and fails where it fails.
+func FuzzRawMembers(f *testing.F) {
+	for _, s := range append(parseSeeds, `{"metadata":{"name":"a","labels":{"x":"y"}},"kind":"K","spec":[1,{"a":"b"}],"metadata":null}`,
+		`{"kind":[{"x":"\"]}"}, 1e3, true],"a":1}`, `null`, `{"kind" : 12 , "metadata" : "s", "b" : -1.5e3 , "c":false}`, `{"a":{"kind":1}}`) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, want, werr := stdDecodeObject(data, "kind", "metadata")
+		got, err := RawMembers(data, "kind", "metadata")
+		if (werr == nil) != (err == nil) {
+			t.Fatalf("errors differ: encoding/json %v, RawMembers %v", werr, err)
+		}
+		if (want == nil) != (got == nil) || len(got) != len(want) {
+			t.Fatalf("members of %q: %q, want %q", data, got, want)
+		}
+		for k, v := range want {
+			if !bytes.Equal(got[k], v) {
+				t.Fatalf("member %s of %q: %q, want %q", k, data, got[k], v)
+			}
+		}
+	})
+}
+
+func BenchmarkRawMembers(b *testing.B) {
+	doc := []byte(`{"apiVersion":"example.com/v1","kind":"App","metadata":{"name":"a","namespace":"b","labels":{"app":"web"}},"spec":{"replicas":3,"ratio":0.5,"template":{"metadata":{"labels":{"app":"web","tier":"front"}},
+		"spec":{"containers":[{"name":"web","image":"registry.example.com/web:1.2.3","ports":[{"containerPort":8080,"protocol":"TCP"}],
+		"env":[{"name":"A","value":"one"},{"name":"B","value":"two"}]}]}}}}`)
+	b.Run("RawMembers", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			RawMembers(doc, "metadata")
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v struct {
+				Metadata json.RawMessage `json:"metadata"`
+			}
+			json.Unmarshal(doc, &v)
+		}
+	})
+}

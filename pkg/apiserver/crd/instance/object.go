@@ -26,14 +26,23 @@ type Object struct {
 	SplitStatus bool
 }
 
-var _ meta.Object = (*Object)(nil)
+var (
+	_ meta.Object       = (*Object)(nil)
+	_ jsontree.Appender = (*Object)(nil)
+)
 
 // GetObjectMeta returns the object's metadata.
 func (o *Object) GetObjectMeta() *meta.ObjectMeta { return &o.ObjectMeta }
 
 // MarshalJSON writes the object as one JSON object.
 func (o *Object) MarshalJSON() ([]byte, error) {
-	return jsontree.Append(nil, o.top(&o.ObjectMeta))
+	return o.AppendJSON(nil)
+}
+
+// AppendJSON appends MarshalJSON's encoding to dst; the API server's
+// encoders call it directly (see jsontree.Marshal).
+func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
+	return jsontree.Append(dst, o.top(&o.ObjectMeta))
 }
 
 // top is the object's top-level members: Content's, the type, metadata
