@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/jsontree"
 	"platform.io/client/api/meta"
 	"platform.io/client/codec/protobuf"
 
@@ -244,14 +245,23 @@ func decodeStrict(data []byte, obj any, exact bool) error {
 
 // decodeObject decodes the JSON object data (trimmed: without its
 // surrounding white space) into obj, refusing unknown fields. A type that
-// decodes itself (a custom object) is handed a well-formed body directly:
-// it is what encoding/json would hand it, without the decoder's two
-// passes over the body first (reading the value whole, then skipping over
-// it to find its end); a body that is not well-formed takes the
-// decoder's path, for its errors.
+// decodes itself (a custom object) is handed the body directly: it is
+// what encoding/json would hand it, without the decoder's two passes over
+// the body first (reading the value whole, then skipping over it to find
+// its end), and, when the type checks what it reads, without a json.Valid
+// pass either. A body that is not well-formed takes the decoder's path,
+// for its errors.
 func decodeObject(data, trimmed []byte, obj any) error {
-	if u, ok := obj.(json.Unmarshaler); ok && json.Valid(data) {
-		return u.UnmarshalJSON(trimmed)
+	switch u := obj.(type) {
+	case jsontree.Unchecked:
+		err := u.DecodeJSON(data)
+		if err == nil || json.Valid(data) {
+			return err
+		}
+	case json.Unmarshaler:
+		if json.Valid(data) {
+			return u.UnmarshalJSON(trimmed)
+		}
 	}
 	return decodeWithDecoder(data, obj)
 }

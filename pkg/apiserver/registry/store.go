@@ -248,6 +248,15 @@ func decodeStored(data []byte, obj meta.Object) error {
 		_, _, err := protobuf.DecodeInto(data, m)
 		return err
 	}
+	if u, ok := obj.(jsontree.Unchecked); ok {
+		// One pass that checks as it reads (a custom object), instead of
+		// encoding/json's check, its skip over the value and the decode;
+		// encoding/json still says what is wrong with a broken value.
+		err := u.DecodeJSON(data)
+		if err == nil || json.Valid(data) {
+			return err
+		}
+	}
 	return json.Unmarshal(data, obj)
 }
 

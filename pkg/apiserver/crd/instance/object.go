@@ -27,8 +27,9 @@ type Object struct {
 }
 
 var (
-	_ meta.Object       = (*Object)(nil)
-	_ jsontree.Appender = (*Object)(nil)
+	_ meta.Object        = (*Object)(nil)
+	_ jsontree.Appender  = (*Object)(nil)
+	_ jsontree.Unchecked = (*Object)(nil)
 )
 
 // GetObjectMeta returns the object's metadata.
@@ -81,6 +82,13 @@ func (o *Object) UnstructuredContent() (map[string]any, error) {
 // UnmarshalJSON replaces the object with the JSON object data, keeping
 // SplitStatus.
 func (o *Object) UnmarshalJSON(data []byte) error {
+	return o.DecodeJSON(data)
+}
+
+// DecodeJSON is UnmarshalJSON for data nobody has checked: it refuses
+// data that is not well-formed JSON with encoding/json's error, leaving
+// the object as it was (see jsontree.Unchecked).
+func (o *Object) DecodeJSON(data []byte) error {
 	tree, raw, err := jsontree.DecodeObject(data, "apiVersion", "kind", "metadata")
 	if err != nil {
 		return err
