@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -69,5 +70,40 @@ func TestStoredJSONMetadata(t *testing.T) {
 		if m, err := storedJSONMetadata([]byte(s)); err == nil {
 			t.Errorf("metadata of %s: %+v, want an error", s, m)
 		}
+	}
+}
+
+// A custom object is stored (HTML-escaped, as json.Marshal writes) and
+// rendered (unescaped, as the list and watch encoders write) byte for byte
+// as encoding/json writes it, without encoding/json's pass over it.
+func TestEncodeCustomObject(t *testing.T) {
+	obj := &instance.Object{
+		TypeMeta:   meta.TypeMeta{APIVersion: "example.com/v1", Kind: "App"},
+		ObjectMeta: meta.ObjectMeta{Name: "a", Annotations: map[string]string{"note": "a < b && c > d"}},
+		Content:    map[string]any{"spec": map[string]any{"html": "<b>&</b>", "sep": "\u2028\u2029"}},
+	}
+	s := &Store{Resource: &Resource{New: func() meta.Object { return &instance.Object{} }}, mediaType: MediaTypeJSON}
+	got, err := s.encode(t.Context(), obj) // sets the storage version's type
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("stored:\n%s\njson.Marshal:\n%s", got, want)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(obj); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = Encode(obj, JSON); err != nil {
+		t.Fatal(err)
+	}
+	if want := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
+		t.Errorf("rendered:\n%s\nencoding/json:\n%s", got, want)
 	}
 }
