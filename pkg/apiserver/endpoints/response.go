@@ -37,8 +37,10 @@ func writeJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
 // encoding/json's second pass over what it wrote.
 func encodeJSON(buf *bytes.Buffer, v any, pretty bool) error {
 	if !pretty {
-		if a, ok := v.(jsontree.Appender); ok {
-			b, err := jsontree.Marshal(a, false)
+		if _, ok := v.(jsontree.Appender); ok {
+			// Straight into the buffer: a pooled buffer grows once to the
+			// size of the responses it holds.
+			b, err := jsontree.Append(buf.AvailableBuffer(), v)
 			if err != nil {
 				return err
 			}

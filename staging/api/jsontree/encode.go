@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -33,11 +34,33 @@ func Marshal(v any, escapeHTML bool) ([]byte, error) {
 		}
 		return marshalNoHTML(v)
 	}
-	b, err := a.AppendJSON(nil)
-	if err != nil || !escapeHTML {
-		return b, err
+	scratch := scratchBuffers.Get().(*[]byte)
+	defer putScratch(scratch)
+	b, err := a.AppendJSON((*scratch)[:0])
+	if err != nil {
+		return nil, err
 	}
-	return EscapeHTML(b), nil
+	*scratch = b
+	if escapeHTML && bytes.ContainsAny(b, "<>&") {
+		return EscapeHTML(b), nil // a new slice already
+	}
+	// One allocation of the final size, rather than the doublings of a
+	// slice grown from nothing (a few times the encoding's size).
+	return bytes.Clone(b), nil
+}
+
+// scratchBuffers hold encodings on their way to an exact-size copy.
+var scratchBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxScratch keeps the buffers of large encodings out of the pool, so it
+// does not pin their memory.
+const maxScratch = 64 << 10
+
+func putScratch(b *[]byte) {
+	if cap(*b) > maxScratch {
+		return
+	}
+	scratchBuffers.Put(b)
 }
 
 // EscapeHTML returns the compact JSON b with <, > and & escaped in its
