@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/jsontree"
 	"platform.io/client/api/meta"
 	"platform.io/client/codec/protobuf"
 
@@ -223,19 +224,11 @@ func decodeStrict(data []byte, obj any, exact bool) error {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return errors.New("the body must be a JSON object")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(obj); err != nil {
+	if err := decodeObject(data, trimmed, obj); err != nil {
 		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 			return &unknownFieldError{msg: "unknown field " + name}
 		}
 		return err
-	}
-	// Only white space may follow the object: dec.More is false before a
-	// stray '}' or ']', which encoding/json.Unmarshal refuses (found by
-	// FuzzDecodeStrict).
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("unexpected data after the JSON object")
 	}
 	if !exact {
 		return nil
@@ -246,6 +239,45 @@ func decodeStrict(data []byte, obj any, exact bool) error {
 	}
 	if len(problems) > 0 {
 		return &unknownFieldError{msg: strings.Join(problems, ", ")}
+	}
+	return nil
+}
+
+// decodeObject decodes the JSON object data (trimmed: without its
+// surrounding white space) into obj, refusing unknown fields. A type that
+// decodes itself (a custom object) is handed the body directly: it is
+// what encoding/json would hand it, without the decoder's two passes over
+// the body first (reading the value whole, then skipping over it to find
+// its end), and, when the type checks what it reads, without a json.Valid
+// pass either. A body that is not well-formed takes the decoder's path,
+// for its errors.
+func decodeObject(data, trimmed []byte, obj any) error {
+	switch u := obj.(type) {
+	case jsontree.Unchecked:
+		err := u.DecodeJSON(data)
+		if err == nil || json.Valid(data) {
+			return err
+		}
+	case json.Unmarshaler:
+		if json.Valid(data) {
+			return u.UnmarshalJSON(trimmed)
+		}
+	}
+	return decodeWithDecoder(data, obj)
+}
+
+// decodeWithDecoder is decodeObject through encoding/json's decoder.
+func decodeWithDecoder(data []byte, obj any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(obj); err != nil {
+		return err
+	}
+	// Only white space may follow the object: dec.More is false before a
+	// stray '}' or ']', which encoding/json.Unmarshal refuses (found by
+	// FuzzDecodeStrict).
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("unexpected data after the JSON object")
 	}
 	return nil
 }

@@ -1,8 +1,10 @@
 package endpoints
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -12,6 +14,8 @@ import (
 	corev1 "platform.io/client/api/core/v1"
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/meta"
+
+	"platform.io/platform/pkg/apiserver/crd/instance"
 )
 
 // FuzzRequestInfo parses arbitrary request paths and methods: that must
@@ -162,3 +166,32 @@ func FuzzYAMLBody(f *testing.F) {
 type readCloser struct{ *strings.Reader }
 
 func (readCloser) Close() error { return nil }
+
+// FuzzDecodeCustomObject: a custom object, which decodes itself, reads
+// every body as it does through encoding/json's decoder: the same object,
+// and an error exactly where the decoder has one.
+func FuzzDecodeCustomObject(f *testing.F) {
+	for _, seed := range []string{
+		`{"apiVersion":"example.com/v1","kind":"App","metadata":{"name":"p","labels":{"a":"b"}},"spec":{"n":[1,2.5,"x"]},"status":{"ok":true}}`,
+		` {"metadata":{"name":"a"}} `, "\t{}\r\n", `{"metadata":{}} {}`, `{"a":1}}`, `{"metadata":5}`, `{"kind":1}`,
+		`[]`, `null`, `{"spec":"\ud800"}`, "{\"a\":\"\xff\"}", `{"metadata":{"name":"a"},"metadata":null}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		trimmed := bytes.TrimSpace(data)
+		if len(trimmed) == 0 || trimmed[0] != '{' {
+			return // decodeStrict refuses it before decoding
+		}
+		got := &instance.Object{SplitStatus: true}
+		err := decodeObject(data, trimmed, got)
+		want := &instance.Object{SplitStatus: true}
+		werr := decodeWithDecoder(data, want)
+		if fmt.Sprint(err) != fmt.Sprint(werr) {
+			t.Fatalf("errors differ: decoder %v, decodeObject %v", werr, err)
+		}
+		if err == nil && !reflect.DeepEqual(want, got) {
+			t.Fatalf("decodeObject(%q) = %+v, the decoder gives %+v", data, got, want)
+		}
+	})
+}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/jsontree"
 	"platform.io/client/api/meta"
 )
 
@@ -18,12 +19,7 @@ const contentTypeJSON = "application/json"
 func writeJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
 	buf := jsonBuffers.Get().(*bytes.Buffer)
 	defer putJSONBuffer(buf)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if wantPretty(r) {
-		enc.SetIndent("", "  ")
-	}
-	if err := enc.Encode(v); err != nil {
+	if err := encodeJSON(buf, v, wantPretty(r)); err != nil {
 		WriteError(w, r, apierrors.NewInternalError(fmt.Errorf("encode response: %w", err)))
 		return
 	}
@@ -33,6 +29,32 @@ func writeJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
 	if r.Method != http.MethodHead {
 		w.Write(buf.Bytes())
 	}
+}
+
+// encodeJSON writes v to buf as a json.Encoder without HTML escaping
+// does (indented when pretty), followed by a newline. A value that writes
+// its own JSON (a custom object) is appended directly, without
+// encoding/json's second pass over what it wrote.
+func encodeJSON(buf *bytes.Buffer, v any, pretty bool) error {
+	if !pretty {
+		if _, ok := v.(jsontree.Appender); ok {
+			// Straight into the buffer: a pooled buffer grows once to the
+			// size of the responses it holds.
+			b, err := jsontree.Append(buf.AvailableBuffer(), v)
+			if err != nil {
+				return err
+			}
+			buf.Write(b)
+			buf.WriteByte('\n')
+			return nil
+		}
+	}
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if pretty {
+		enc.SetIndent("", "  ")
+	}
+	return enc.Encode(v)
 }
 
 // jsonBuffers holds the buffers responses are encoded into; a buffer is

@@ -12,6 +12,7 @@ import (
 
 	apierrors "platform.io/client/api/errors"
 	"platform.io/client/api/fields"
+	"platform.io/client/api/jsontree"
 	"platform.io/client/api/labels"
 	"platform.io/client/api/meta"
 	"platform.io/client/codec/protobuf"
@@ -102,15 +103,22 @@ func (s *Store) Attrs(key string, value []byte) (storage.Attrs, error) {
 // errNoMetadata: the stored value is neither protobuf nor JSON.
 var errNoMetadata = errors.New("no metadata")
 
-// storedJSONMetadata decodes only the metadata of a JSON object.
+// storedJSONMetadata decodes only the metadata of a JSON object: the
+// rest is checked and skipped over, not decoded (of a custom object, far
+// the larger part). Of duplicate metadata members the last counts, as in
+// the decoding of a custom object.
 func storedJSONMetadata(value []byte) (*meta.ObjectMeta, error) {
-	var v struct {
-		Metadata meta.ObjectMeta `json:"metadata"`
-	}
-	if err := json.Unmarshal(value, &v); err != nil {
+	members, err := jsontree.RawMembers(value, "metadata")
+	if err != nil {
 		return nil, err
 	}
-	return &v.Metadata, nil
+	m := &meta.ObjectMeta{}
+	if raw, ok := members["metadata"]; ok {
+		if err := json.Unmarshal(raw, m); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
 }
 
 // storedMetadata decodes only the metadata (field 1) of an enveloped object.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"platform.io/client/api/jsontree"
 	"platform.io/client/api/meta"
 	"platform.io/client/codec/protobuf"
 
@@ -49,13 +50,7 @@ func Encode(obj any, f Format) ([]byte, error) {
 		}
 		return m.MarshalProto(nil), nil
 	default:
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(obj); err != nil {
-			return nil, err
-		}
-		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+		return jsontree.Marshal(obj, false)
 	}
 }
 

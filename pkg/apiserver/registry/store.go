@@ -12,6 +12,7 @@ import (
 	"time"
 
 	apierrors "platform.io/client/api/errors"
+	"platform.io/client/api/jsontree"
 	"platform.io/client/api/meta"
 	"platform.io/client/codec/protobuf"
 
@@ -142,7 +143,7 @@ func (s *Store) encode(ctx context.Context, obj meta.Object) ([]byte, error) {
 	tm := obj.GetTypeMeta()
 	tm.APIVersion, tm.Kind = sr.GroupVersion().String(), sr.Kind
 	if s.mediaType == MediaTypeJSON {
-		return json.Marshal(obj)
+		return jsontree.Marshal(obj, true)
 	}
 	pm, ok := obj.(protobuf.Message)
 	if !ok {
@@ -246,6 +247,15 @@ func decodeStored(data []byte, obj meta.Object) error {
 		}
 		_, _, err := protobuf.DecodeInto(data, m)
 		return err
+	}
+	if u, ok := obj.(jsontree.Unchecked); ok {
+		// One pass that checks as it reads (a custom object), instead of
+		// encoding/json's check, its skip over the value and the decode;
+		// encoding/json still says what is wrong with a broken value.
+		err := u.DecodeJSON(data)
+		if err == nil || json.Valid(data) {
+			return err
+		}
 	}
 	return json.Unmarshal(data, obj)
 }

@@ -1,18 +1,93 @@
 package jsontree
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
+// Appender is a value that writes its own JSON encoding: AppendJSON
+// appends to dst the compact JSON that encoding/json, with HTML escaping
+// off, would write for the value (what its MarshalJSON returns, when it
+// has one). Append and Marshal call it directly, where encoding/json
+// would call MarshalJSON and then read its output again to check and
+// compact it, which costs about as much as writing it.
+type Appender interface {
+	AppendJSON(dst []byte) ([]byte, error)
+}
+
+// Marshal returns the JSON encoding of v as json.Marshal does (with HTML
+// escaping when escapeHTML is set, as json.Marshal always has it, and as
+// a json.Encoder has it unless SetEscapeHTML(false)); an Appender writes
+// its own encoding without encoding/json's second pass over it.
+func Marshal(v any, escapeHTML bool) ([]byte, error) {
+	a, ok := v.(Appender)
+	if !ok || isNilPointer(v) {
+		if escapeHTML {
+			return json.Marshal(v)
+		}
+		return marshalNoHTML(v)
+	}
+	scratch := scratchBuffers.Get().(*[]byte)
+	defer putScratch(scratch)
+	b, err := a.AppendJSON((*scratch)[:0])
+	if err != nil {
+		return nil, err
+	}
+	*scratch = b
+	if escapeHTML && bytes.ContainsAny(b, "<>&") {
+		return EscapeHTML(b), nil // a new slice already
+	}
+	// One allocation of the final size, rather than the doublings of a
+	// slice grown from nothing (a few times the encoding's size).
+	return bytes.Clone(b), nil
+}
+
+// scratchBuffers hold encodings on their way to an exact-size copy.
+var scratchBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxScratch keeps the buffers of large encodings out of the pool, so it
+// does not pin their memory.
+const maxScratch = 64 << 10
+
+func putScratch(b *[]byte) {
+	if cap(*b) > maxScratch {
+		return
+	}
+	scratchBuffers.Put(b)
+}
+
+// EscapeHTML returns the compact JSON b with <, > and & escaped in its
+// strings as encoding/json's HTML escaping writes them (\u003c, \u003e,
+// \u0026); b itself when it has none. JSON has those bytes only in strings.
+func EscapeHTML(b []byte) []byte {
+	if !bytes.ContainsAny(b, "<>&") {
+		return b
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(b) + 32)
+	json.HTMLEscape(&buf, b)
+	return buf.Bytes()
+}
+
+// isNilPointer tells whether v is a nil pointer, which encoding/json
+// writes as null without calling its methods.
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
 // Append appends the JSON encoding of v to dst, byte for byte what
 // encoding/json writes with HTML escaping off: object keys sorted, the
-// same string escapes and number forms. Trees are what it is for; a value
-// of any other type (a struct in a tree, say) is encoded by encoding/json.
+// same string escapes and number forms. Trees are what it is for; an
+// Appender in a tree writes itself, and a value of any other type (a
+// struct in a tree, say) is encoded by encoding/json.
 // It exists because encoding/json walks a tree by reflection and sorts
 // each object's keys through it, the largest cost of writing a custom
 // object.
@@ -62,6 +137,10 @@ func Append(dst []byte, v any) ([]byte, error) {
 			}
 		}
 		return append(dst, ']'), nil
+	case Appender:
+		if !isNilPointer(v) {
+			return v.AppendJSON(dst)
+		}
 	}
 	b, err := marshalNoHTML(v)
 	if err != nil {

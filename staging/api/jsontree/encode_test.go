@@ -104,3 +104,86 @@ func BenchmarkAppend(b *testing.B) {
 		}
 	})
 }
+
+// appender is a type that writes itself, as custom objects do: a tree
+// behind a pointer.
+type appender struct{ v any }
+
+func (a *appender) AppendJSON(dst []byte) ([]byte, error) { return Append(dst, a.v) }
+
+func (a *appender) MarshalJSON() ([]byte, error) { return a.AppendJSON(nil) }
+
+func TestMarshalMatchesEncodingJSON(t *testing.T) {
+	tree := map[string]any{"s": "<b> & \u2028", "n": []any{int64(1), 2.5, nil}, "m": map[string]any{"k": "v"}}
+	cases := []struct {
+		name string
+		v    any
+	}{
+		{"appender", &appender{tree}},
+		{"nested appender", map[string]any{"inner": &appender{tree}, "x": "&"}},
+		{"nil appender", (*appender)(nil)},
+		{"appender without html", &appender{map[string]any{"a": "plain"}}},
+		{"plain struct", struct {
+			S string `json:"s"`
+		}{"<x>"}},
+		{"tree", tree},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			want, err := json.Marshal(tc.v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Marshal(tc.v, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("Marshal(escapeHTML): %s\njson.Marshal: %s", got, want)
+			}
+			if want, err = stdEncode(tc.v); err != nil {
+				t.Fatal(err)
+			}
+			if got, err = Marshal(tc.v, false); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("Marshal: %s\nencoding/json without HTML escaping: %s", got, want)
+			}
+			if got, err = Append(nil, tc.v); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("Append: %s\nencoding/json without HTML escaping: %s", got, want)
+			}
+		})
+	}
+}
+
+// FuzzMarshal: for any JSON document, Marshal of an Appender of its tree
+// writes what json.Marshal and an encoder without HTML escaping write.
+func FuzzMarshal(f *testing.F) {
+	for _, s := range []string{`{"a":["<&>",1,"x\u2028",null,true]}`, `"\u003c\ud800"`, `{"":{"&":[]}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := Decode(data)
+		if err != nil {
+			return
+		}
+		a := &appender{v}
+		for _, escape := range []bool{true, false} {
+			want, werr := stdEncode(a)
+			if escape {
+				want, werr = json.Marshal(a)
+			}
+			got, err := Marshal(a, escape)
+			if (werr == nil) != (err == nil) {
+				t.Fatalf("errors differ: encoding/json %v, Marshal %v", werr, err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("Marshal(%v): %s\nencoding/json: %s", escape, got, want)
+			}
+		}
+	})
+}

@@ -9,9 +9,9 @@ import (
 // the package's own parser; anything else goes through encoding/json,
 // for its errors (and its reading of the first of several values).
 func Decode(data []byte) (any, error) {
-	if json.Valid(data) {
-		p := parser{data: data}
-		return p.value(), nil
+	p := parser{data: data}
+	if v := p.value(true); p.end() {
+		return v, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -81,4 +81,14 @@ func Field(v any, path ...string) (any, bool) {
 		}
 	}
 	return v, true
+}
+
+// Unchecked is a value that decodes itself from a document nobody has
+// checked: DecodeJSON reads data (one JSON value, white space around it
+// allowed) as its UnmarshalJSON reads the value, and refuses data that is
+// not well-formed JSON, so a caller need not run json.Valid over it first
+// (encoding/json checks a document before handing it to UnmarshalJSON).
+// The parser of this package checks as it reads.
+type Unchecked interface {
+	DecodeJSON(data []byte) error
 }

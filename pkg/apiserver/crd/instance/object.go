@@ -26,14 +26,24 @@ type Object struct {
 	SplitStatus bool
 }
 
-var _ meta.Object = (*Object)(nil)
+var (
+	_ meta.Object        = (*Object)(nil)
+	_ jsontree.Appender  = (*Object)(nil)
+	_ jsontree.Unchecked = (*Object)(nil)
+)
 
 // GetObjectMeta returns the object's metadata.
 func (o *Object) GetObjectMeta() *meta.ObjectMeta { return &o.ObjectMeta }
 
 // MarshalJSON writes the object as one JSON object.
 func (o *Object) MarshalJSON() ([]byte, error) {
-	return jsontree.Append(nil, o.top(&o.ObjectMeta))
+	return o.AppendJSON(nil)
+}
+
+// AppendJSON appends MarshalJSON's encoding to dst; the API server's
+// encoders call it directly (see jsontree.Marshal).
+func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
+	return jsontree.Append(dst, o.top(&o.ObjectMeta))
 }
 
 // top is the object's top-level members: Content's, the type, metadata
@@ -72,6 +82,13 @@ func (o *Object) UnstructuredContent() (map[string]any, error) {
 // UnmarshalJSON replaces the object with the JSON object data, keeping
 // SplitStatus.
 func (o *Object) UnmarshalJSON(data []byte) error {
+	return o.DecodeJSON(data)
+}
+
+// DecodeJSON is UnmarshalJSON for data nobody has checked: it refuses
+// data that is not well-formed JSON with encoding/json's error, leaving
+// the object as it was (see jsontree.Unchecked).
+func (o *Object) DecodeJSON(data []byte) error {
 	tree, raw, err := jsontree.DecodeObject(data, "apiVersion", "kind", "metadata")
 	if err != nil {
 		return err

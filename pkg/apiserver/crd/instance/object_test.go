@@ -72,3 +72,66 @@ func TestRefusesNonObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeJSONRefusesBrokenDocuments: DecodeJSON checks what it reads
+// (callers skip json.Valid for it) and leaves the object alone when the
+// document is broken.
+func TestDecodeJSONRefusesBrokenDocuments(t *testing.T) {
+	for _, doc := range []string{`{"metadata":{"name":"a"}`, `{"spec":[1,]}`, `{"spec":01}`, `{"metadata":{}} {}`, `{"spec":"\q"}`, ``} {
+		o := &Object{SplitStatus: true, Content: map[string]any{"kept": true}}
+		if err := o.DecodeJSON([]byte(doc)); err == nil {
+			t.Errorf("DecodeJSON(%q) accepted a broken document: %+v", doc, o)
+		}
+		if o.Content["kept"] != true || !o.SplitStatus {
+			t.Errorf("DecodeJSON(%q) changed the object: %+v", doc, o)
+		}
+	}
+}
+
+// BenchmarkObject: reading and writing a typical custom object, through
+// the package's own paths (what the API server calls) and through
+// encoding/json's handling of a Marshaler and Unmarshaler.
+func BenchmarkObject(b *testing.B) {
+	doc := []byte(`{"apiVersion":"example.com/v1","kind":"App","metadata":{"name":"web","namespace":"prod","labels":{"app":"web","tier":"front"}},
+		"spec":{"replicas":3,"ratio":0.5,"template":{"metadata":{"labels":{"app":"web","tier":"front"}},
+		"spec":{"containers":[{"name":"web","image":"registry.example.com/web:1.2.3","ports":[{"containerPort":8080,"protocol":"TCP"}],
+		"env":[{"name":"A","value":"one"},{"name":"B","value":"two"}],"resources":{"limits":{"cpu":"500m","memory":"128Mi"}}}]}}},"status":{"ready":2}}`)
+	o := &Object{SplitStatus: true}
+	if err := o.DecodeJSON(doc); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("DecodeJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := (&Object{SplitStatus: true}).DecodeJSON(doc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("json.Unmarshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := json.Unmarshal(doc, &Object{SplitStatus: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("AppendJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		var buf []byte
+		for b.Loop() {
+			var err error
+			if buf, err = o.AppendJSON(buf[:0]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("json.Marshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(o); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
