@@ -298,9 +298,23 @@ func (w *createdWalker) itemElement(t *schema.List, item value.Value) (fieldpath
 		return fieldpath.PathElement{}, errUnusual
 	}
 	m := item.AsMap()
+	return w.keyElement(t, func(name string) (value.Value, bool, error) {
+		v, ok := m.Get(name)
+		return v, ok, nil
+	})
+}
+
+// keyElement is the path element of an item of a list with keys, whose
+// key fields get finds: the fields it finds, defaults for those it does
+// not.
+func (w *createdWalker) keyElement(t *schema.List, get func(name string) (value.Value, bool, error)) (fieldpath.PathElement, error) {
 	keys := make(value.FieldList, 0, len(t.Keys))
 	for _, name := range t.Keys {
-		if v, ok := m.Get(name); ok {
+		v, ok, err := get(name)
+		if err != nil {
+			return fieldpath.PathElement{}, err
+		}
+		if ok {
 			keys = append(keys, value.Field{Name: name, Value: v})
 			continue
 		}

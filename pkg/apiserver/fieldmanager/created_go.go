@@ -1,6 +1,7 @@
 package fieldmanager
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -165,11 +166,7 @@ func (w *createdWalker) sliceGo(l lhs, rv reflect.Value, t *schema.List, exclude
 	start := len(w.stack)
 	for i := range rv.Len() {
 		item := rv.Index(i)
-		iv, err := reflectValue(item)
-		if err != nil {
-			return fieldNode{}, err
-		}
-		pe, err := w.itemElement(t, iv)
+		pe, err := w.goItemElement(t, item)
 		if err != nil {
 			return fieldNode{}, err
 		}
@@ -187,6 +184,54 @@ func (w *createdWalker) sliceGo(l lhs, rv reflect.Value, t *schema.List, exclude
 	}
 	return fieldNode{self: l == lhsAbsent, children: children}, nil
 }
+
+// goItemElement is itemElement for a Go list item. The key fields of a
+// struct item that are strings, booleans or integers are read with
+// reflection directly, as the comparison's values would read them (a
+// field it omits is absent); any other item is read through those values.
+func (w *createdWalker) goItemElement(t *schema.List, item reflect.Value) (fieldpath.PathElement, error) {
+	s := structOf(item)
+	if t.ElementRelationship != schema.Associative || len(t.Keys) == 0 || !s.IsValid() {
+		iv, err := reflectValue(item)
+		if err != nil {
+			return fieldpath.PathElement{}, errUnusual
+		}
+		return w.itemElement(t, iv)
+	}
+	fields := value.TypeReflectEntryOf(s.Type()).Fields()
+	pe, err := w.keyElement(t, func(name string) (value.Value, bool, error) {
+		f, ok := fields[name]
+		if !ok {
+			return nil, false, nil
+		}
+		fv := f.GetFrom(s)
+		if f.CanOmit(fv) {
+			return nil, false, nil
+		}
+		switch fv.Kind() {
+		case reflect.String:
+			return value.NewValueInterface(fv.String()), true, nil
+		case reflect.Bool:
+			return value.NewValueInterface(fv.Bool()), true, nil
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			return value.NewValueInterface(fv.Int()), true, nil
+		case reflect.Uint8, reflect.Uint16, reflect.Uint32:
+			return value.NewValueInterface(int64(fv.Uint())), true, nil
+		}
+		return nil, false, errNotPlain
+	})
+	if errors.Is(err, errNotPlain) {
+		iv, err := reflectValue(item)
+		if err != nil {
+			return fieldpath.PathElement{}, errUnusual
+		}
+		return w.itemElement(t, iv)
+	}
+	return pe, err
+}
+
+// errNotPlain: a key field is not a plain scalar of Go.
+var errNotPlain = errors.New("fieldmanager: key field is not a plain scalar")
 
 // mapGo compares a non-empty map with the empty object's, which is null
 // or absent.
