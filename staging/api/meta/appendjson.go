@@ -159,7 +159,7 @@ func (e *ManagedFieldsEntry) appendJSON(dst []byte) ([]byte, error) {
 	if e.FieldsV1 != nil {
 		dst = appendKey(dst, `"fieldsV1":`)
 		var err error
-		if dst, err = e.FieldsV1.appendJSON(dst); err != nil {
+		if dst, err = e.FieldsV1.AppendJSON(dst); err != nil {
 			return nil, err
 		}
 	}
@@ -167,9 +167,10 @@ func (e *ManagedFieldsEntry) appendJSON(dst []byte) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// appendJSON appends what encoding/json writes for f: MarshalJSON's
-// output, checked and compacted.
-func (f *FieldsV1) appendJSON(dst []byte) ([]byte, error) {
+// AppendJSON appends what encoding/json writes for f: MarshalJSON's
+// output, checked and compacted (null for a nil Raw). It refuses a Raw
+// that is not one well-formed JSON value, as encoding/json does.
+func (f *FieldsV1) AppendJSON(dst []byte) ([]byte, error) {
 	if f.Raw == nil {
 		return append(dst, "null"...), nil
 	}

@@ -68,11 +68,7 @@ func (o *Object) top(metadata any) map[string]any {
 // MarshalJSON's output would, without encoding it: only the metadata is
 // converted. The tree shares Content's values, so it must not be changed.
 func (o *Object) UnstructuredContent() (map[string]any, error) {
-	b, err := json.Marshal(&o.ObjectMeta)
-	if err != nil {
-		return nil, err
-	}
-	metadata, err := DecodeValue(b)
+	metadata, err := metadataTree(&o.ObjectMeta)
 	if err != nil {
 		return nil, err
 	}
@@ -145,13 +141,11 @@ func (o *Object) Field(path []string) (any, bool) {
 	case path[0] == "status" && o.SplitStatus:
 		v = o.Status
 	case path[0] == "metadata":
-		b, err := json.Marshal(&o.ObjectMeta)
+		m, err := metadataTree(&o.ObjectMeta)
 		if err != nil {
 			return nil, false
 		}
-		if v, err = DecodeValue(b); err != nil {
-			return nil, false
-		}
+		v = m
 	default:
 		var ok bool
 		if v, ok = o.Content[path[0]]; !ok {
