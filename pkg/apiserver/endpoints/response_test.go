@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "platform.io/client/api/core/v1"
 	"platform.io/client/api/meta"
 
 	"platform.io/platform/pkg/apiserver/crd/instance"
@@ -49,5 +50,28 @@ func TestEncodeJSONCustomObject(t *testing.T) {
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {
 			t.Errorf("pretty %v:\n%s\nencoding/json:\n%s", pretty, got.Bytes(), want.Bytes())
 		}
+	}
+}
+
+// encodeJSON writes a built-in object, whose embedded ObjectMeta must lend
+// it no AppendJSON, whole: what encoding/json writes for it.
+func TestEncodeJSONBuiltinObject(t *testing.T) {
+	obj := &corev1.ConfigMap{
+		TypeMeta:   meta.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+		ObjectMeta: meta.ObjectMeta{Name: "a", Namespace: "n", Labels: map[string]string{"x": "<y>"}},
+		Data:       map[string]string{"k": "v"},
+	}
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(obj); err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := encodeJSON(&got, obj, false); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Errorf("encodeJSON wrote\n%s\nencoding/json writes\n%s", got.Bytes(), want.Bytes())
 	}
 }

@@ -10,15 +10,18 @@ import (
 	"platform.io/client/internal/jsonstring"
 )
 
-// AppendJSON appends to dst the JSON encoding of m, byte for byte what
-// encoding/json writes for it with HTML escaping off (and without the
-// Encoder's newline): the fields in declaration order with their tags'
-// omitempty rules, map keys sorted, times as Time.MarshalJSON writes
-// them and a FieldsV1 trie compacted, as encoding/json compacts what a
-// Marshaler returns. It is jsontree's Appender hook: custom objects write
-// their metadata through it rather than through encoding/json's
-// reflection (and its second pass over each Marshaler's output).
-func (m *ObjectMeta) AppendJSON(dst []byte) ([]byte, error) {
+// AppendObjectMetaJSON appends to dst the JSON encoding of m, byte for
+// byte what encoding/json writes for it with HTML escaping off (and
+// without the Encoder's newline): the fields in declaration order with
+// their tags' omitempty rules, map keys sorted, times as Time.MarshalJSON
+// writes them and a FieldsV1 trie compacted, as encoding/json compacts
+// what a Marshaler returns. Custom objects write their metadata through
+// it (as a jsontree.Appender) rather than through encoding/json's
+// reflection and its second pass over each Marshaler's output.
+// It is a function, not an AppendJSON method, because every built-in
+// type embeds ObjectMeta and would inherit the method: encoders that
+// call AppendJSON when a value has one would write only its metadata.
+func AppendObjectMetaJSON(dst []byte, m *ObjectMeta) ([]byte, error) {
 	dst = append(dst, '{')
 	// creationTimestamp has no omitempty, so it is always there and
 	// every member after it starts with a comma; the ones before do

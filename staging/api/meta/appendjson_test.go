@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// stdEncode is what AppendJSON must match: encoding/json with HTML
+// stdEncode is what AppendObjectMetaJSON must match: encoding/json with HTML
 // escaping off, without the Encoder's newline.
 func stdEncode(m *ObjectMeta) ([]byte, error) {
 	var buf bytes.Buffer
@@ -20,23 +20,23 @@ func stdEncode(m *ObjectMeta) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// checkAppendJSON fails t unless AppendJSON writes what encoding/json
+// checkAppendJSON fails t unless AppendObjectMetaJSON writes what encoding/json
 // writes for m, or both refuse it; it reports whether they refused it.
 func checkAppendJSON(t *testing.T, m *ObjectMeta) bool {
 	t.Helper()
 	want, wantErr := stdEncode(m)
-	got, err := m.AppendJSON([]byte("prefix"))
+	got, err := AppendObjectMetaJSON([]byte("prefix"), m)
 	if (err != nil) != (wantErr != nil) {
-		t.Fatalf("AppendJSON error %v, encoding/json error %v", err, wantErr)
+		t.Fatalf("AppendObjectMetaJSON error %v, encoding/json error %v", err, wantErr)
 	}
 	if err != nil {
 		return true
 	}
 	if !bytes.HasPrefix(got, []byte("prefix")) {
-		t.Fatalf("AppendJSON dropped dst: %q", got)
+		t.Fatalf("AppendObjectMetaJSON dropped dst: %q", got)
 	}
 	if got = got[len("prefix"):]; !bytes.Equal(got, want) {
-		t.Errorf("AppendJSON wrote\n%s\nencoding/json writes\n%s", got, want)
+		t.Errorf("AppendObjectMetaJSON wrote\n%s\nencoding/json writes\n%s", got, want)
 	}
 	return false
 }
@@ -99,7 +99,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 
 // FuzzAppendJSON decodes arbitrary JSON into ObjectMeta (fieldsV1 kept
 // as given, whitespace and all) and sets a raw fieldsV1 and a creation
-// time directly, then requires AppendJSON to write encoding/json's bytes.
+// time directly, then requires AppendObjectMetaJSON to write encoding/json's bytes.
 func FuzzAppendJSON(f *testing.F) {
 	f.Add([]byte(`{"name":"a","namespace":"b","uid":"u","resourceVersion":"1","generation":2,"creationTimestamp":"2026-11-27T16:50:46Z","labels":{"b":"1","a":"2"},"annotations":{"x":"<&>\u2028"}}`), []byte(nil), int64(0))
 	f.Add([]byte(`{"deletionTimestamp":"2026-11-27T16:50:46+01:00","deletionGracePeriodSeconds":0,"finalizers":["orphan",""],"ownerReferences":[{"apiVersion":"v1","kind":"K","name":"n","uid":"u","controller":false}]}`), []byte(`{"f:a":{}}`), int64(1))
@@ -123,7 +123,7 @@ func FuzzAppendJSON(f *testing.F) {
 }
 
 // BenchmarkObjectMetaJSON: a typical custom object's metadata (one
-// managedFields entry of about 600 bytes) written by AppendJSON and by
+// managedFields entry of about 600 bytes) written by AppendObjectMetaJSON and by
 // encoding/json.
 func BenchmarkObjectMetaJSON(b *testing.B) {
 	created := NewTime(time.Date(2026, 11, 27, 16, 50, 46, 0, time.UTC))
@@ -144,12 +144,12 @@ func BenchmarkObjectMetaJSON(b *testing.B) {
 		}},
 	}
 	b.Logf("fieldsV1 %d bytes", len(m.ManagedFields[0].FieldsV1.Raw))
-	b.Run("AppendJSON", func(b *testing.B) {
+	b.Run("AppendObjectMetaJSON", func(b *testing.B) {
 		b.ReportAllocs()
 		var buf []byte
 		for b.Loop() {
 			var err error
-			if buf, err = m.AppendJSON(buf[:0]); err != nil {
+			if buf, err = AppendObjectMetaJSON(buf[:0], m); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -220,4 +220,21 @@ func FuzzIsCompactJSON(f *testing.F) {
 			t.Errorf("isCompactJSON(%q) = false for json.Compact's output", buf.Bytes())
 		}
 	})
+}
+
+// TestEmbeddersInheritNoAppendJSON: every built-in type embeds ObjectMeta,
+// and encoders call a value's AppendJSON when it has one (jsontree's
+// Appender), so an AppendJSON of ObjectMeta's would be promoted to them
+// and make them write only their metadata.
+func TestEmbeddersInheritNoAppendJSON(t *testing.T) {
+	type appender interface {
+		AppendJSON(dst []byte) ([]byte, error)
+	}
+	embedder := &struct {
+		TypeMeta
+		ObjectMeta `json:"metadata"`
+	}{}
+	if _, ok := any(embedder).(appender); ok {
+		t.Error("a type embedding ObjectMeta has an AppendJSON method")
+	}
 }

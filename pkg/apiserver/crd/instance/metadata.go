@@ -13,7 +13,7 @@ import (
 // gives, built from m's fields: strings as encoding/json writes them
 // (each byte of invalid UTF-8 read back as U+FFFD), integers as int64,
 // times as their RFC 3339 strings or nil, and each fieldsV1 trie decoded
-// after meta checks and compacts it as encoding/json would.
+// after meta checks and compacts it as encoding/json would (FieldsV1.AppendJSON).
 func metadataTree(m *meta.ObjectMeta) (map[string]any, error) {
 	t := make(map[string]any, 8)
 	putString(t, "name", m.Name)
