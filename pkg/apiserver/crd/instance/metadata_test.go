@@ -170,3 +170,26 @@ func TestObjectEncodingMatchesReflection(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkMetadataTree: the metadata tree the field manager reads on
+// every write, built from the fields and (as before) by encoding the
+// metadata with encoding/json and decoding the result.
+func BenchmarkMetadataTree(b *testing.B) {
+	m := richMeta()
+	b.Run("metadataTree", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := metadataTree(&m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encode+decode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := reflectedTree(&m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
