@@ -9,7 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"unicode/utf8"
+
+	"platform.io/client/internal/jsonstring"
 )
 
 // Appender is a value that writes its own JSON encoding: AppendJSON
@@ -98,7 +99,7 @@ func Append(dst []byte, v any) ([]byte, error) {
 	case bool:
 		return strconv.AppendBool(dst, v), nil
 	case string:
-		return appendString(dst, v), nil
+		return jsonstring.Append(dst, v), nil
 	case int64:
 		return strconv.AppendInt(dst, v, 10), nil
 	case float64:
@@ -114,7 +115,7 @@ func Append(dst []byte, v any) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, k)
+			dst = jsonstring.Append(dst, k)
 			dst = append(dst, ':')
 			var err error
 			if dst, err = Append(dst, v[k]); err != nil {
@@ -169,62 +170,6 @@ func appendFloat(dst []byte, f float64) ([]byte, error) {
 		}
 	}
 	return dst, nil
-}
-
-const hex = "0123456789abcdef"
-
-// appendString writes s quoted as encoding/json does without HTML
-// escaping: short escapes for the usual control characters, \u00XX for
-// the others, U+FFFD for invalid UTF-8, and U+2028 and U+2029 escaped.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
 
 // marshalNoHTML is json.Marshal with HTML escaping off.

@@ -21,10 +21,17 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("null"), nil
 	}
-	buf := make([]byte, 0, len(time.RFC3339)+2)
-	buf = append(buf, '"')
-	buf = t.UTC().AppendFormat(buf, time.RFC3339)
-	return append(buf, '"'), nil
+	return t.appendJSON(make([]byte, 0, len(time.RFC3339)+2)), nil
+}
+
+// appendJSON appends MarshalJSON's encoding of t to dst.
+func (t Time) appendJSON(dst []byte) []byte {
+	if t.IsZero() {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, '"')
+	dst = t.UTC().AppendFormat(dst, time.RFC3339)
+	return append(dst, '"')
 }
 
 // UnmarshalJSON reads RFC 3339 or null.

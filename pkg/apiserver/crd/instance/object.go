@@ -29,6 +29,7 @@ type Object struct {
 var (
 	_ meta.Object        = (*Object)(nil)
 	_ jsontree.Appender  = (*Object)(nil)
+	_ jsontree.Appender  = (*metadataJSON)(nil)
 	_ jsontree.Unchecked = (*Object)(nil)
 )
 
@@ -43,7 +44,17 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 // AppendJSON appends MarshalJSON's encoding to dst; the API server's
 // encoders call it directly (see jsontree.Marshal).
 func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
-	return jsontree.Append(dst, o.top(&o.ObjectMeta))
+	return jsontree.Append(dst, o.top((*metadataJSON)(&o.ObjectMeta)))
+}
+
+// metadataJSON is ObjectMeta with jsontree's AppendJSON hook, which
+// ObjectMeta itself lacks (see meta.AppendObjectMetaJSON). encoding/json
+// writes it as it writes ObjectMeta.
+type metadataJSON meta.ObjectMeta
+
+// AppendJSON appends encoding/json's encoding of the metadata.
+func (m *metadataJSON) AppendJSON(dst []byte) ([]byte, error) {
+	return meta.AppendObjectMetaJSON(dst, (*meta.ObjectMeta)(m))
 }
 
 // top is the object's top-level members: Content's, the type, metadata
@@ -68,11 +79,7 @@ func (o *Object) top(metadata any) map[string]any {
 // MarshalJSON's output would, without encoding it: only the metadata is
 // converted. The tree shares Content's values, so it must not be changed.
 func (o *Object) UnstructuredContent() (map[string]any, error) {
-	b, err := json.Marshal(&o.ObjectMeta)
-	if err != nil {
-		return nil, err
-	}
-	metadata, err := DecodeValue(b)
+	metadata, err := metadataTree(&o.ObjectMeta)
 	if err != nil {
 		return nil, err
 	}
@@ -145,13 +152,11 @@ func (o *Object) Field(path []string) (any, bool) {
 	case path[0] == "status" && o.SplitStatus:
 		v = o.Status
 	case path[0] == "metadata":
-		b, err := json.Marshal(&o.ObjectMeta)
+		m, err := metadataTree(&o.ObjectMeta)
 		if err != nil {
 			return nil, false
 		}
-		if v, err = DecodeValue(b); err != nil {
-			return nil, false
-		}
+		v = m
 	default:
 		var ok bool
 		if v, ok = o.Content[path[0]]; !ok {
