@@ -190,44 +190,38 @@ func (w *createdWalker) sliceGo(l lhs, rv reflect.Value, t *schema.List, exclude
 // reflection directly, as the comparison's values would read them (a
 // field it omits is absent); any other item is read through those values.
 func (w *createdWalker) goItemElement(t *schema.List, item reflect.Value) (fieldpath.PathElement, error) {
-	s := structOf(item)
-	if t.ElementRelationship != schema.Associative || len(t.Keys) == 0 || !s.IsValid() {
-		iv, err := reflectValue(item)
-		if err != nil {
-			return fieldpath.PathElement{}, errUnusual
+	if s := structOf(item); s.IsValid() && t.ElementRelationship == schema.Associative && len(t.Keys) > 0 {
+		fields := value.TypeReflectEntryOf(s.Type()).Fields()
+		pe, err := w.keyElement(t, func(name string) (value.Value, bool, error) {
+			f, ok := fields[name]
+			if !ok {
+				return nil, false, nil
+			}
+			fv := f.GetFrom(s)
+			if f.CanOmit(fv) {
+				return nil, false, nil
+			}
+			switch fv.Kind() {
+			case reflect.String:
+				return value.NewValueInterface(fv.String()), true, nil
+			case reflect.Bool:
+				return value.NewValueInterface(fv.Bool()), true, nil
+			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+				return value.NewValueInterface(fv.Int()), true, nil
+			case reflect.Uint8, reflect.Uint16, reflect.Uint32:
+				return value.NewValueInterface(int64(fv.Uint())), true, nil
+			}
+			return nil, false, errNotPlain
+		})
+		if !errors.Is(err, errNotPlain) {
+			return pe, err
 		}
-		return w.itemElement(t, iv)
 	}
-	fields := value.TypeReflectEntryOf(s.Type()).Fields()
-	pe, err := w.keyElement(t, func(name string) (value.Value, bool, error) {
-		f, ok := fields[name]
-		if !ok {
-			return nil, false, nil
-		}
-		fv := f.GetFrom(s)
-		if f.CanOmit(fv) {
-			return nil, false, nil
-		}
-		switch fv.Kind() {
-		case reflect.String:
-			return value.NewValueInterface(fv.String()), true, nil
-		case reflect.Bool:
-			return value.NewValueInterface(fv.Bool()), true, nil
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			return value.NewValueInterface(fv.Int()), true, nil
-		case reflect.Uint8, reflect.Uint16, reflect.Uint32:
-			return value.NewValueInterface(int64(fv.Uint())), true, nil
-		}
-		return nil, false, errNotPlain
-	})
-	if errors.Is(err, errNotPlain) {
-		iv, err := reflectValue(item)
-		if err != nil {
-			return fieldpath.PathElement{}, errUnusual
-		}
-		return w.itemElement(t, iv)
+	iv, err := reflectValue(item)
+	if err != nil {
+		return fieldpath.PathElement{}, errUnusual
 	}
-	return pe, err
+	return w.itemElement(t, iv)
 }
 
 // errNotPlain: a key field is not a plain scalar of Go.

@@ -42,9 +42,13 @@ func (d *differ) structs(path fieldpath.Path, l, r reflect.Value, tr schema.Type
 	if entry.CanConvertToUnstructured() || !ok || a.Map == nil || a.Scalar != nil || a.List != nil || a.Map.ElementRelationship == schema.Atomic {
 		return d.whole(path, l, r, tr)
 	}
-	fields := entry.OrderedFields()
-	var differing []int
-	for i, fe := range fields {
+	// The fields that differ, present on both sides.
+	type change struct {
+		name   string
+		lf, rf reflect.Value
+	}
+	var differing []change
+	for _, fe := range entry.OrderedFields() {
 		lf, rf := fe.GetFrom(l), fe.GetFrom(r)
 		lo, ro := fe.CanOmit(lf), fe.CanOmit(rf)
 		if lo && ro {
@@ -55,20 +59,18 @@ func (d *differ) structs(path fieldpath.Path, l, r reflect.Value, tr schema.Type
 			return d.whole(path, l, r, tr)
 		}
 		if !deepEqual(lf, rf) {
-			differing = append(differing, i)
+			differing = append(differing, change{fe.JsonName, lf, rf})
 		}
 	}
-	for _, i := range differing {
-		fe := fields[i]
-		name := fe.JsonName
-		ft := fieldType(a.Map, name)
-		fp := append(path[:len(path):len(path)], fieldpath.PathElement{FieldName: &name})
-		lf, rf := structOf(fe.GetFrom(l)), structOf(fe.GetFrom(r))
+	for _, c := range differing {
+		ft := fieldType(a.Map, c.name)
+		fp := append(path[:len(path):len(path)], fieldpath.PathElement{FieldName: &c.name})
+		ls, rs := structOf(c.lf), structOf(c.rf)
 		var err error
-		if lf.IsValid() && rf.IsValid() {
-			err = d.structs(fp, lf, rf, ft)
+		if ls.IsValid() && rs.IsValid() {
+			err = d.structs(fp, ls, rs, ft)
 		} else {
-			err = d.whole(fp, fe.GetFrom(l), fe.GetFrom(r), ft)
+			err = d.whole(fp, c.lf, c.rf, ft)
 		}
 		if err != nil {
 			return err

@@ -240,24 +240,27 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 // subresource. The slow path compares the whole objects through the
 // updater; the fast one compares only what the write changed.
 func (f *FieldManager) record(m *managed, live, obj meta.Object, created bool, manager, subresource string) error {
-	liveTV, err := f.structured(live)
-	if err != nil {
-		return fmt.Errorf("typed live object: %w", err)
-	}
 	_, unstructured := obj.(unstructuredObject)
 	if !f.fullCompare && !created && !unstructured && reflect.TypeOf(live) == reflect.TypeOf(obj) {
 		all, err := f.changes(live, obj)
 		if err != nil {
 			return fmt.Errorf("failed to compare objects: %v", err)
 		}
+		// The typed live object only names the schema the managers'
+		// sets are reconciled with: making it walks nothing.
+		liveTV, err := f.structured(live)
+		if err != nil {
+			return fmt.Errorf("typed live object: %w", err)
+		}
 		return f.track(m, liveTV, all, manager, subresource)
 	}
 	liveView, newView := live, obj
 	if !f.fullCompare && !created {
 		liveView, newView = withoutEqualParts(live, obj)
-		if liveTV, err = f.structured(liveView); err != nil {
-			return fmt.Errorf("typed live object: %w", err)
-		}
+	}
+	liveTV, err := f.structured(liveView)
+	if err != nil {
+		return fmt.Errorf("typed live object: %w", err)
 	}
 	newTV, err := f.structured(newView)
 	if err != nil {

@@ -34,8 +34,8 @@ type decodedEntry struct {
 	vs                   fieldpath.VersionedSet
 	manager, subresource string
 	canonical            []byte
-	// cached is the set's entry in the field manager's cache; nil when
-	// it was decoded without one.
+	// cached is the set's entry in the field manager's cache (a
+	// one-use one when decoded without a cache); nil for an empty set.
 	cached *cachedSet
 }
 
@@ -84,10 +84,7 @@ func decodeManaged(entries []meta.ManagedFieldsEntry, sets *setCache) (managed, 
 			if err != nil {
 				return managed{}, fmt.Errorf("fieldmanager: fieldsV1 of manager %q: %w", e.Manager, err)
 			}
-			set, canonical = cs.set, cs.canonical
-			if sets != nil {
-				cached = cs
-			}
+			set, canonical, cached = cs.set, cs.canonical, cs
 		}
 		vs := fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == OperationApply)
 		m.fields[id] = vs
