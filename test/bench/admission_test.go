@@ -60,7 +60,7 @@ func BenchmarkAdmissionCost(b *testing.B) {
 	setups := map[string]func(b *testing.B, s *framework.Server){"webhook": registerNoopWebhook}
 	servers := map[string]*framework.Server{}
 	for _, c := range configs {
-		s := startServer(b, c.opts)
+		s := startSideServer(b, c.name, c.opts)
 		s.Do(b, http.MethodPost, "/api/v1/namespaces", `{"metadata":{"name":"adm-bench"}}`).Expect(b, http.StatusCreated)
 		s.Do(b, http.MethodPost, "/api/v1/namespaces/adm-bench/serviceaccounts", `{"metadata":{"name":"default"}}`)
 		if setup := setups[c.name]; setup != nil {

@@ -36,7 +36,7 @@ func BenchmarkAuditCost(b *testing.B) {
 	}
 	var sides []writeSide
 	for _, c := range configs {
-		s := startServer(b, c.opts)
+		s := startSideServer(b, c.name, c.opts)
 		s.Do(b, http.MethodPost, "/api/v1/namespaces", `{"metadata":{"name":"adm-bench"}}`).Expect(b, http.StatusCreated)
 		s.Do(b, http.MethodPost, "/api/v1/namespaces/adm-bench/serviceaccounts", `{"metadata":{"name":"default"}}`)
 		client, err := rest.NewClient(&rest.Config{Host: s.URL, QPS: -1})

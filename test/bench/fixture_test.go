@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"sync"
@@ -42,6 +43,19 @@ func startServer(b *testing.B, opts ...framework.Option) *framework.Server {
 	b.Helper()
 	all := append([]framework.Option{func(o *options.Options) { o.Etcd.CompactionInterval = 0 }}, opts...)
 	return framework.Start(b, all...)
+}
+
+// startSideServer is startServer for the side of a comparison named
+// side: the server's goroutines, its etcd's included, carry the pprof
+// label side=<side>, as compareWrites gives that side's clients, so a CPU
+// profile of the benchmark splits by side (go tool pprof -tagfocus
+// side=<side>). Left out: the collector's work, unlabelled, and the test
+// etcd's, which every server shares and which carries the label of the
+// side that started it (the first).
+func startSideServer(b *testing.B, side string, opts ...framework.Option) *framework.Server {
+	var s *framework.Server
+	pprof.Do(context.Background(), pprof.Labels("side", side), func(context.Context) { s = startServer(b, opts...) })
+	return s
 }
 
 // podsURL is the collection of the benchmark's pods.

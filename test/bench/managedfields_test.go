@@ -51,7 +51,7 @@ func BenchmarkManagedFieldsCost(b *testing.B) {
 	}
 	clients := map[string]*rest.Client{}
 	for _, c := range configs {
-		s := startServer(b, c.opts)
+		s := startSideServer(b, c.name, c.opts)
 		s.Do(b, http.MethodPost, "/api/v1/namespaces", `{"metadata":{"name":"`+fieldsNamespace+`"}}`).Expect(b, http.StatusCreated)
 		client, err := rest.NewClient(&rest.Config{Host: s.URL, QPS: -1})
 		if err != nil {

@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"testing"
 	"time"
@@ -40,7 +42,11 @@ func compareOps(b *testing.B, title, unit string, n int, sides []writeSide) side
 			for _, sd := range order {
 				lo, hi := r*n/rounds, (r+1)*n/rounds
 				before := processCPU()
-				got[sd.name].merge(sd.write(lo, hi))
+				// Labelled, as startSideServer labels a side's server, so
+				// that a CPU profile splits by side.
+				pprof.Do(context.Background(), pprof.Labels("side", sd.name), func(context.Context) {
+					got[sd.name].merge(sd.write(lo, hi))
+				})
 				cpu[sd.name] += processCPU() - before
 			}
 		}

@@ -9,7 +9,6 @@ import (
 	jsoniter "github.com/json-iterator/go"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
-	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 
 	"platform.io/client/api/meta"
@@ -32,33 +31,41 @@ var errUnusual = errors.New("fieldmanager: object needs the full comparison")
 // comparison might answer otherwise; the caller then takes the
 // comparison's path.
 func (f *FieldManager) createdFields(empty, obj meta.Object, subresource string) ([]byte, error) {
-	w := &createdWalker{schema: f.c.Type.Schema, alloc: value.NewFreelistAllocator(), zeros: f.zeros}
-	exclude := f.exclude(subresource)
-	var root fieldNode
-	var err error
-	if _, ok := obj.(unstructuredObject); !ok && f.zeroNew {
-		root, err = w.compareGo(lhsZero, reflect.ValueOf(obj).Elem(), f.c.Type.TypeRef, exclude, stripped)
-	} else {
-		var liveTV, newTV *typed.TypedValue
-		if liveTV, err = f.structured(empty); err != nil {
-			return nil, errUnusual
-		}
-		if newTV, err = f.structured(obj); err != nil {
-			return nil, errUnusual
-		}
-		root, err = w.compare(liveTV.AsValue(), newTV.AsValue(), f.c.Type.TypeRef, exclude, stripped)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if root.self {
-		return nil, errUnusual
-	}
 	stream := jsoniter.ConfigCompatibleWithStandardLibrary.BorrowStream(nil)
 	defer jsoniter.ConfigCompatibleWithStandardLibrary.ReturnStream(stream)
+	alloc := f.allocs.Get().(value.Allocator)
+	defer f.allocs.Put(alloc)
+	w := &createdWalker{schema: f.c.Type.Schema, alloc: alloc, zeros: f.zeros, stream: stream}
+	exclude := f.exclude(subresource)
 	stream.WriteObjectStart()
-	if err := writeChildren(stream, root.children); err != nil {
-		return nil, err
+	if _, ok := obj.(unstructuredObject); !ok && f.zeroNew {
+		// The Go walk writes the set as it goes.
+		self, err := w.compareGo(lhsZero, reflect.ValueOf(obj).Elem(), f.c.Type.TypeRef, scope{exclude: exclude, strip: stripped})
+		if err != nil {
+			return nil, err
+		}
+		if self {
+			return nil, errUnusual
+		}
+	} else {
+		liveTV, err := f.structured(empty)
+		if err != nil {
+			return nil, errUnusual
+		}
+		newTV, err := f.structured(obj)
+		if err != nil {
+			return nil, errUnusual
+		}
+		root, err := w.compare(liveTV.AsValue(), newTV.AsValue(), f.c.Type.TypeRef, exclude, stripped)
+		if err != nil {
+			return nil, err
+		}
+		if root.self {
+			return nil, errUnusual
+		}
+		if err := writeChildren(stream, root.children); err != nil {
+			return nil, err
+		}
 	}
 	stream.WriteObjectEnd()
 	if stream.Error != nil {
@@ -85,6 +92,8 @@ type createdWalker struct {
 	schema *schema.Schema
 	alloc  value.Allocator
 	zeros  *zeroFields
+	// stream is where the Go walk writes the set (compareGo).
+	stream *jsoniter.Stream
 	// stack holds the children of the nodes being walked, each node's
 	// after its parent's: a node pops its own when done.
 	stack []fieldNode
@@ -211,7 +220,7 @@ func (w *createdWalker) doMap(t *schema.Map, lhs, rhs value.Value, exclude, stri
 	rm.IterateUsing(w.alloc, func(key string, rv value.Value) bool {
 		// An excluded field is still compared, for the errors the
 		// comparison would find in it.
-		sc := fieldScope(key, exclude, strip)
+		sc := fieldScope(&key, exclude, strip)
 		var lv value.Value
 		if lm != nil {
 			if v, ok := lm.GetUsing(w.alloc, key); ok {
@@ -361,12 +370,13 @@ func scopeOf(pe fieldpath.PathElement, exclude, strip *fieldpath.Set) scope {
 	}
 }
 
-// fieldScope is scopeOf the field name.
-func fieldScope(name string, exclude, strip *fieldpath.Set) scope {
+// fieldScope is scopeOf the field *name; a name that outlives the walk
+// (a struct field's) costs no allocation.
+func fieldScope(name *string, exclude, strip *fieldpath.Set) scope {
 	if exclude == nil && strip == nil {
 		return scope{}
 	}
-	return scopeOf(fieldpath.PathElement{FieldName: &name}, exclude, strip)
+	return scopeOf(fieldpath.PathElement{FieldName: name}, exclude, strip)
 }
 
 // fieldType is the type of a map's or struct's field name.
@@ -438,14 +448,19 @@ func writeKey(stream *jsoniter.Stream, n *fieldNode) error {
 		stream.WriteObjectField(key)
 		return nil
 	}
-	if !plainKey(n.name) {
-		stream.WriteObjectField("f:" + n.name)
-		return nil
+	writeFieldKey(stream, n.name)
+	return nil
+}
+
+// writeFieldKey writes the key of field name, "f:name".
+func writeFieldKey(stream *jsoniter.Stream, name string) {
+	if !plainKey(name) {
+		stream.WriteObjectField("f:" + name)
+		return
 	}
 	stream.WriteRaw(`"f:`)
-	stream.WriteRaw(n.name)
+	stream.WriteRaw(name)
 	stream.WriteRaw(`":`)
-	return nil
 }
 
 // plainKey says s needs no escape in a JSON string, HTML-safe as

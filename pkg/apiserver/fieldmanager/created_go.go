@@ -30,68 +30,73 @@ const (
 // comparison (null, leaves compared whole, values with their own JSON
 // encoding, byte strings, interfaces) is handed to compare as
 // structured-merge-diff values, which decide it as the comparison does.
-func (w *createdWalker) compareGo(l lhs, rv reflect.Value, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
+//
+// It builds no trie: it writes the path's children to the walker's
+// stream as they are found, in order (see level), and returns whether
+// the path itself is in the set.
+func (w *createdWalker) compareGo(l lhs, rv reflect.Value, tr schema.TypeRef, sc scope) (bool, error) {
 	a, ok := w.schema.Resolve(tr)
 	if !ok {
-		return fieldNode{}, errUnusual
+		return false, errUnusual
 	}
 	if l == lhsAbsent && scalarOnly(a) {
 		// A leaf whatever the value: added.
-		return fieldNode{self: true}, nil
+		return true, nil
 	}
 	entry := value.TypeReflectEntryOf(rv.Type())
 	if entry.CanConvertToUnstructured() {
-		return w.delegate(l, rv, tr, exclude, strip)
+		return w.delegate(l, rv, tr, sc)
 	}
 	switch rv.Kind() {
 	case reflect.Pointer:
 		if rv.IsNil() {
-			return w.delegate(l, rv, tr, exclude, strip)
+			return w.delegate(l, rv, tr, sc)
 		}
 		if l == lhsZero {
 			l = lhsNull
 		}
-		return w.compareGo(l, rv.Elem(), tr, exclude, strip)
+		return w.compareGo(l, rv.Elem(), tr, sc)
 	case reflect.Struct:
 		if a.Map == nil || (l == lhsNull && (a.Scalar != nil || a.List != nil)) {
-			return w.delegate(l, rv, tr, exclude, strip)
+			return w.delegate(l, rv, tr, sc)
 		}
-		return w.structGo(l, entry, rv, a.Map, tr, exclude, strip)
+		return w.structGo(l, entry, rv, a.Map, tr, sc)
 	case reflect.Slice:
 		if rv.IsNil() || rv.Type().Elem().Kind() == reflect.Uint8 || a.List == nil || (a.Scalar != nil || a.Map != nil) {
-			return w.delegate(l, rv, tr, exclude, strip)
+			return w.delegate(l, rv, tr, sc)
 		}
-		return w.sliceGo(l, rv, a.List, exclude, strip)
+		return w.sliceGo(l, rv, a.List, sc)
 	case reflect.Map:
 		if rv.IsNil() || rv.Type().Key().Kind() != reflect.String || a.Map == nil || (a.Scalar != nil || a.List != nil) {
-			return w.delegate(l, rv, tr, exclude, strip)
+			return w.delegate(l, rv, tr, sc)
 		}
-		return w.mapGo(l, rv, a.Map, exclude, strip)
+		return w.mapGo(l, rv, a.Map, sc)
 	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Float32, reflect.Float64:
 		if a.Scalar == nil {
-			return w.delegate(l, rv, tr, exclude, strip)
+			return w.delegate(l, rv, tr, sc)
 		}
 		// A leaf: added where the empty object has nothing, modified
 		// where it differs from the zero value there.
-		return fieldNode{self: l == lhsAbsent || !rv.IsZero()}, nil
+		return l == lhsAbsent || !rv.IsZero(), nil
 	}
-	return w.delegate(l, rv, tr, exclude, strip)
+	return w.delegate(l, rv, tr, sc)
 }
 
 // structGo compares a struct with what the empty object has there.
-func (w *createdWalker) structGo(l lhs, entry *value.TypeReflectCacheEntry, rv reflect.Value, t *schema.Map, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
+func (w *createdWalker) structGo(l lhs, entry *value.TypeReflectCacheEntry, rv reflect.Value, t *schema.Map, tr schema.TypeRef, sc scope) (bool, error) {
 	if t.ElementRelationship == schema.Atomic && l == lhsZero {
-		return w.delegate(l, rv, tr, exclude, strip)
+		return w.delegate(l, rv, tr, sc)
 	}
 	if t.ElementRelationship == schema.Atomic {
 		// A leaf, added or changed from null.
-		return fieldNode{self: true}, nil
+		return true, nil
 	}
 	fields := entry.OrderedFields()
 	zero := w.zeros.of(rv.Type(), fields)
-	start := len(w.stack)
+	lv := level{self: l == lhsAbsent && !sc.stripped}
 	present := false
+	// The fields come sorted by their JSON names.
 	for i, f := range fields {
 		fv := f.GetFrom(rv)
 		if f.CanOmit(fv) {
@@ -109,28 +114,26 @@ func (w *createdWalker) structGo(l lhs, entry *value.TypeReflectCacheEntry, rv r
 			}
 		}
 		ft := fieldType(t, name)
-		sc := fieldScope(name, exclude, strip)
-		if sc.stripped && sc.strip == nil {
+		fs := fieldScope(&f.JsonName, sc.exclude, sc.strip)
+		if fs.stripped && fs.strip == nil {
 			if fa, ok := w.schema.Resolve(ft); ok && scalarOnly(fa) {
 				// A stripped leaf (the name, the uid, ...) adds nothing.
 				continue
 			}
 		}
-		n, err := w.compareGo(cl, fv, ft, sc.exclude, sc.strip)
+		mark, inner := w.openField(&lv, name)
+		self, err := w.compareGo(cl, fv, ft, fs)
 		if err != nil {
-			return fieldNode{}, err
+			return false, err
 		}
-		n.name = name
-		w.push(n, sc)
+		w.close(&lv, mark, inner, self, fs)
 	}
-	children := w.pop(start)
 	if !present && (l != lhsZero || !zero.any) {
 		// Empty on both sides, a leaf: added, changed from null, or as
 		// empty as the zero struct.
-		return fieldNode{self: l != lhsZero}, nil
+		return l != lhsZero && !sc.stripped, nil
 	}
-	// The fields come sorted by their JSON names.
-	return fieldNode{self: l == lhsAbsent, children: children}, nil
+	return lv.self, nil
 }
 
 // zeroFields caches, by struct type, which of its JSON fields its zero
@@ -156,33 +159,55 @@ func (z *zeroFields) of(t reflect.Type, fields []*value.FieldCacheEntry) *zeroSt
 	return zs
 }
 
+// goItem is an item of a Go list and its path element.
+type goItem struct {
+	pe fieldpath.PathElement
+	i  int
+}
+
 // sliceGo compares a non-empty list with the empty object's, which is
-// null or absent.
-func (w *createdWalker) sliceGo(l lhs, rv reflect.Value, t *schema.List, exclude, strip *fieldpath.Set) (fieldNode, error) {
+// null or absent. Its items are written in the order of their path
+// elements, which the walk finds first.
+func (w *createdWalker) sliceGo(l lhs, rv reflect.Value, t *schema.List, sc scope) (bool, error) {
 	if t.ElementRelationship == schema.Atomic || rv.Len() == 0 {
 		// A leaf: added, or a list where the empty object has null.
-		return fieldNode{self: true}, nil
+		return true, nil
 	}
-	start := len(w.stack)
-	for i := range rv.Len() {
-		item := rv.Index(i)
-		pe, err := w.goItemElement(t, item)
+	items := make([]goItem, rv.Len())
+	for i := range items {
+		pe, err := w.goItemElement(t, rv.Index(i))
 		if err != nil {
-			return fieldNode{}, err
+			return false, err
 		}
-		sc := scopeOf(pe, exclude, strip)
-		n, err := w.compareGo(lhsAbsent, item, t.ElementType, sc.exclude, sc.strip)
+		items[i] = goItem{pe: pe, i: i}
+	}
+	slices.SortFunc(items, func(a, b goItem) int { return a.pe.Compare(b.pe) })
+	lv := level{self: l == lhsAbsent && !sc.stripped}
+	var last *fieldpath.PathElement
+	for k := range items {
+		it := &items[k]
+		is := scopeOf(it.pe, sc.exclude, sc.strip)
+		key, err := fieldpath.SerializePathElement(it.pe)
 		if err != nil {
-			return fieldNode{}, err
+			// The comparison's set would not encode either.
+			return false, errUnusual
 		}
-		n.pe = pe
-		w.push(n, sc)
+		before := lv.n
+		mark, inner := w.openItem(&lv, key)
+		self, err := w.compareGo(lhsAbsent, rv.Index(it.i), t.ElementType, is)
+		if err != nil {
+			return false, err
+		}
+		w.close(&lv, mark, inner, self, is)
+		if lv.n > before {
+			// Duplicate items the comparison does not own one by one.
+			if last != nil && last.Equals(it.pe) {
+				return false, errUnusual
+			}
+			last = &it.pe
+		}
 	}
-	children := w.pop(start)
-	if err := sortItems(children); err != nil {
-		return fieldNode{}, err
-	}
-	return fieldNode{self: l == lhsAbsent, children: children}, nil
+	return lv.self, nil
 }
 
 // goItemElement is itemElement for a Go list item. The key fields of a
@@ -228,26 +253,26 @@ func (w *createdWalker) goItemElement(t *schema.List, item reflect.Value) (field
 var errNotPlain = errors.New("fieldmanager: key field is not a plain scalar")
 
 // mapGo compares a non-empty map with the empty object's, which is null
-// or absent.
-func (w *createdWalker) mapGo(l lhs, rv reflect.Value, t *schema.Map, exclude, strip *fieldpath.Set) (fieldNode, error) {
+// or absent, key by key in order.
+func (w *createdWalker) mapGo(l lhs, rv reflect.Value, t *schema.Map, sc scope) (bool, error) {
 	if t.ElementRelationship == schema.Atomic || rv.Len() == 0 {
 		// A leaf: added, or a map where the empty object has null.
-		return fieldNode{self: true}, nil
+		return true, nil
 	}
-	start := len(w.stack)
-	for it := rv.MapRange(); it.Next(); {
-		name := it.Key().String()
-		sc := fieldScope(name, exclude, strip)
-		n, err := w.compareGo(lhsAbsent, it.Value(), fieldType(t, name), sc.exclude, sc.strip)
+	keys := rv.MapKeys()
+	slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+	lv := level{self: l == lhsAbsent && !sc.stripped}
+	for _, k := range keys {
+		name := k.String()
+		fs := fieldScope(&name, sc.exclude, sc.strip)
+		mark, inner := w.openField(&lv, name)
+		self, err := w.compareGo(lhsAbsent, rv.MapIndex(k), fieldType(t, name), fs)
 		if err != nil {
-			return fieldNode{}, err
+			return false, err
 		}
-		n.name = name
-		w.push(n, sc)
+		w.close(&lv, mark, inner, self, fs)
 	}
-	children := w.pop(start)
-	sortFields(children)
-	return fieldNode{self: l == lhsAbsent, children: children}, nil
+	return lv.self, nil
 }
 
 // scalarOnly says an atom is a scalar and nothing else: a leaf whatever
@@ -255,11 +280,11 @@ func (w *createdWalker) mapGo(l lhs, rv reflect.Value, t *schema.Map, exclude, s
 func scalarOnly(a schema.Atom) bool { return a.Scalar != nil && a.List == nil && a.Map == nil }
 
 // delegate compares rv and what the empty object has there as
-// structured-merge-diff values.
-func (w *createdWalker) delegate(l lhs, rv reflect.Value, tr schema.TypeRef, exclude, strip *fieldpath.Set) (fieldNode, error) {
+// structured-merge-diff values, and writes the children found.
+func (w *createdWalker) delegate(l lhs, rv reflect.Value, tr schema.TypeRef, sc scope) (bool, error) {
 	rhs, err := reflectValue(rv)
 	if err != nil {
-		return fieldNode{}, errUnusual
+		return false, errUnusual
 	}
 	var lv value.Value
 	switch l {
@@ -267,10 +292,81 @@ func (w *createdWalker) delegate(l lhs, rv reflect.Value, tr schema.TypeRef, exc
 		lv = value.NewValueInterface(nil)
 	case lhsZero:
 		if lv, err = reflectValue(reflect.Zero(rv.Type())); err != nil {
-			return fieldNode{}, errUnusual
+			return false, errUnusual
 		}
 	}
-	return w.compare(lv, rhs, tr, exclude, strip)
+	n, err := w.compare(lv, rhs, tr, sc.exclude, sc.strip)
+	if err != nil {
+		return false, err
+	}
+	n.self = n.self && !sc.stripped
+	if len(n.children) > 0 {
+		if n.self {
+			w.stream.WriteRaw(selfEntry)
+		}
+		if err := writeChildren(w.stream, n.children); err != nil {
+			return false, err
+		}
+	}
+	return n.self, nil
+}
+
+// level is the state of a path whose children compareGo is writing:
+// whether the path itself is in the set, and how many children it has
+// written. A path in the set with children writes ".":{} first.
+type level struct {
+	self bool
+	n    int
+}
+
+// selfEntry is the entry that says a path with children is in the set
+// itself, with the separator that follows it.
+const selfEntry = `".":{},`
+
+// openField and openItem start writing a child of lv, a field or a list
+// item whose path element serializes as key: the separator, or lv's own
+// ".":{} before its first child, the key and the opening brace. They
+// return where the child's entry and its contents begin in the stream,
+// for close.
+func (w *createdWalker) openField(lv *level, name string) (mark, inner int) {
+	mark = w.separate(lv)
+	writeFieldKey(w.stream, name)
+	w.stream.WriteRaw("{")
+	return mark, len(w.stream.Buffer())
+}
+
+func (w *createdWalker) openItem(lv *level, key string) (mark, inner int) {
+	mark = w.separate(lv)
+	w.stream.WriteObjectField(key)
+	w.stream.WriteRaw("{")
+	return mark, len(w.stream.Buffer())
+}
+
+func (w *createdWalker) separate(lv *level) int {
+	mark := len(w.stream.Buffer())
+	switch {
+	case lv.n > 0:
+		w.stream.WriteRaw(",")
+	case lv.self:
+		w.stream.WriteRaw(selfEntry)
+	}
+	return mark
+}
+
+// close ends the child open began, in scope sc, whose own membership is
+// self (none when stripped; a child that has children knew it before
+// writing them): it takes the entry back when the child is excluded or
+// holds nothing; otherwise it closes it, as "key":{} when only the child
+// itself is in the set.
+func (w *createdWalker) close(lv *level, mark, inner int, self bool, sc scope) {
+	self = self && !sc.stripped
+	buf := w.stream.Buffer()
+	if sc.excluded || (!self && len(buf) == inner) {
+		w.stream.SetBuffer(buf[:mark])
+		return
+	}
+	w.stream.SetBuffer(append(buf, '}'))
+	lv.n++
 }
 
 // reflectValue is rv as a structured-merge-diff value, which reads a Go

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -74,7 +75,9 @@ type FieldManager struct {
 	// type, which fields that zero value has.
 	zeroNew bool
 	zeros   *zeroFields
-	lg      *zap.Logger
+	// allocs keeps the value allocators of the create walks for reuse.
+	allocs *sync.Pool
+	lg     *zap.Logger
 }
 
 // New returns the field manager of a kind.
@@ -83,7 +86,8 @@ func New(lg *zap.Logger, c Config) *FieldManager {
 		c.Now = time.Now
 	}
 	v := fieldpath.APIVersion(c.APIVersion)
-	f := &FieldManager{c: c, version: v, lg: lg, sets: &setCache{}, zeros: &zeroFields{}}
+	f := &FieldManager{c: c, version: v, lg: lg, sets: &setCache{}, zeros: &zeroFields{},
+		allocs: &sync.Pool{New: func() any { return value.NewFreelistAllocator() }}}
 	if e := reflect.ValueOf(c.New()); e.Kind() == reflect.Pointer && !e.IsNil() && e.Elem().Kind() == reflect.Struct {
 		f.zeroNew = e.Elem().IsZero()
 	}
