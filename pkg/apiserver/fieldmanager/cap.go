@@ -44,7 +44,7 @@ func (m managed) capUpdaters() error {
 		if count <= maxUpdateManagers {
 			break
 		}
-		bucket, err := identifier(meta.ManagedFieldsEntry{Manager: ancientChanges, Operation: OperationUpdate, APIVersion: string(u.vs.APIVersion())})
+		bucket, err := m.identify(meta.ManagedFieldsEntry{Manager: ancientChanges, Operation: OperationUpdate, APIVersion: string(u.vs.APIVersion())})
 		if err != nil {
 			return err
 		}

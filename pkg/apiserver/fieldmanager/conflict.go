@@ -1,7 +1,6 @@
 package fieldmanager
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
@@ -34,8 +33,8 @@ func conflictError(conflicts merge.Conflicts) *apierrors.StatusError {
 // printManager renders a manager identifier as upstream does: its name,
 // its subresource, and for updaters the apiVersion and time.
 func printManager(id string) string {
-	var e meta.ManagedFieldsEntry
-	if err := json.Unmarshal([]byte(id), &e); err != nil {
+	e, err := parseIdentifier(id)
+	if err != nil {
 		return fmt.Sprintf("%q", id)
 	}
 	s := fmt.Sprintf("%q", e.Manager)

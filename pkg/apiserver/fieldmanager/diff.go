@@ -58,7 +58,7 @@ func (d *differ) structs(path fieldpath.Path, l, r reflect.Value, tr schema.Type
 			// Added or removed: the comparison of the struct says how.
 			return d.whole(path, l, r, tr)
 		}
-		if !deepEqual(lf, rf) {
+		if !equalTrees(lf, rf) {
 			differing = append(differing, change{fe.JsonName, lf, rf})
 		}
 	}
@@ -105,6 +105,9 @@ func structOf(v reflect.Value) reflect.Value {
 // and adds what it finds under path. Structs are compared with their
 // equal fields zeroed on both sides, which finds the same.
 func (d *differ) whole(path fieldpath.Path, l, r reflect.Value, tr schema.TypeRef) error {
+	if d.stringMap(path, l, r, tr) {
+		return nil
+	}
 	if l.Kind() == reflect.Struct {
 		lc, rc := reflect.New(l.Type()).Elem(), reflect.New(r.Type()).Elem()
 		lc.Set(l)
@@ -136,18 +139,49 @@ func (d *differ) whole(path fieldpath.Path, l, r reflect.Value, tr schema.TypeRe
 	return nil
 }
 
+// stringMap compares l and r, both present, when they are maps of
+// strings to strings whose keys the schema tracks one by one (labels,
+// annotations, selectors) and says so: keys only in l are removed, only
+// in r added, in both with other values modified, as the comparison
+// finds.
+func (d *differ) stringMap(path fieldpath.Path, l, r reflect.Value, tr schema.TypeRef) bool {
+	if l.Kind() != reflect.Map || !l.CanInterface() || !r.CanInterface() {
+		return false
+	}
+	lm, lok := l.Interface().(map[string]string)
+	rm, rok := r.Interface().(map[string]string)
+	if !lok || !rok || len(path) == 0 {
+		return false
+	}
+	a, ok := d.schema.Resolve(tr)
+	if !ok || a.Map == nil || a.Scalar != nil || a.List != nil || a.Map.ElementRelationship == schema.Atomic || len(a.Map.Fields) > 0 {
+		return false
+	}
+	if e, ok := d.schema.Resolve(a.Map.ElementType); !ok || !scalarOnly(e) {
+		return false
+	}
+	at := func(key string) fieldpath.Path {
+		return append(path[:len(path):len(path)], fieldpath.PathElement{FieldName: &key})
+	}
+	for k, lv := range lm {
+		switch rv, ok := rm[k]; {
+		case !ok:
+			d.out.Removed.Insert(at(k))
+		case rv != lv:
+			d.out.Modified.Insert(at(k))
+		}
+	}
+	for k := range rm {
+		if _, ok := lm[k]; !ok {
+			d.out.Added.Insert(at(k))
+		}
+	}
+	return true
+}
+
 // under inserts into dst every path of src put under prefix.
 func under(dst *fieldpath.Set, prefix fieldpath.Path, src *fieldpath.Set) {
 	src.Iterate(func(p fieldpath.Path) {
 		dst.Insert(append(prefix[:len(prefix):len(prefix)], p...))
 	})
-}
-
-// deepEqual reports whether a and b, fields of one type, are deeply
-// equal, without copying them.
-func deepEqual(a, b reflect.Value) bool {
-	if a.CanAddr() && b.CanAddr() {
-		return reflect.DeepEqual(a.Addr().Interface(), b.Addr().Interface())
-	}
-	return reflect.DeepEqual(a.Interface(), b.Interface())
 }

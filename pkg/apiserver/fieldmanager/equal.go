@@ -1,6 +1,7 @@
 package fieldmanager
 
 import (
+	"maps"
 	"reflect"
 
 	"platform.io/client/api/meta"
@@ -48,7 +49,7 @@ func zeroEqualFields(a, b reflect.Value, depth int) {
 		if fa.IsZero() && fb.IsZero() {
 			continue
 		}
-		if reflect.DeepEqual(fa.Addr().Interface(), fb.Addr().Interface()) {
+		if equalTrees(fa, fb) {
 			fa.SetZero()
 			fb.SetZero()
 			continue
@@ -57,4 +58,106 @@ func zeroEqualFields(a, b reflect.Value, depth int) {
 			zeroEqualFields(fa, fb, depth-1)
 		}
 	}
+}
+
+// equalTrees reports whether a and b, values of one type, are deeply
+// equal as reflect.DeepEqual defines it, for values without cycles, as
+// API objects are. Without cycles to find it keeps no record of the
+// pointers it followed, which is most of what reflect.DeepEqual costs on
+// an object of many pointers, slices and maps.
+func equalTrees(a, b reflect.Value) bool {
+	if !a.IsValid() || !b.IsValid() {
+		return a.IsValid() == b.IsValid()
+	}
+	if a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() == b.Float()
+	case reflect.Complex64, reflect.Complex128:
+		return a.Complex() == b.Complex()
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Array:
+		for i := range a.Len() {
+			if !equalTrees(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		if a.UnsafePointer() == b.UnsafePointer() {
+			return true
+		}
+		if a.Type().Elem().Kind() == reflect.Uint8 {
+			return string(a.Bytes()) == string(b.Bytes())
+		}
+		for i := range a.Len() {
+			if !equalTrees(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !equalTrees(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Pointer:
+		if a.UnsafePointer() == b.UnsafePointer() {
+			return true
+		}
+		if a.IsNil() || b.IsNil() {
+			return false
+		}
+		return equalTrees(a.Elem(), b.Elem())
+	case reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return equalTrees(a.Elem(), b.Elem())
+	case reflect.Map:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		if a.UnsafePointer() == b.UnsafePointer() {
+			return true
+		}
+		if a.CanInterface() {
+			if am, ok := a.Interface().(map[string]string); ok {
+				// Labels, annotations, selectors: no value copied.
+				return maps.Equal(am, b.Interface().(map[string]string))
+			}
+		}
+		// One key and one value, filled in turn, rather than a copy of
+		// each.
+		k, v := reflect.New(a.Type().Key()).Elem(), reflect.New(a.Type().Elem()).Elem()
+		var it reflect.MapIter
+		it.Reset(a)
+		for it.Next() {
+			k.SetIterKey(&it)
+			v.SetIterValue(&it)
+			bv := b.MapIndex(k)
+			if !bv.IsValid() || !equalTrees(v, bv) {
+				return false
+			}
+		}
+		return true
+	case reflect.Func:
+		return a.IsNil() && b.IsNil()
+	}
+	// Channels and unsafe pointers: equal when the same.
+	return a.UnsafePointer() == b.UnsafePointer()
 }

@@ -220,7 +220,7 @@ func (f *FieldManager) update(live, obj meta.Object, manager, subresource string
 	}
 	if vs, ok := m.fields[self]; ok {
 		delete(m.fields, self)
-		id, err := identifier(meta.ManagedFieldsEntry{Manager: manager, Operation: OperationUpdate, APIVersion: f.c.APIVersion, Subresource: subresource})
+		id, err := m.identify(meta.ManagedFieldsEntry{Manager: manager, Operation: OperationUpdate, APIVersion: f.c.APIVersion, Subresource: subresource})
 		if err != nil {
 			return err
 		}
@@ -426,7 +426,7 @@ func (f *FieldManager) apply(live meta.Object, m *managed, legacy bool, config [
 		if err != nil {
 			return nil, nil, apierrors.NewInternalError(err)
 		}
-		id, _ := identifier(meta.ManagedFieldsEntry{Manager: beforeFirstApply, Operation: OperationUpdate, APIVersion: f.c.APIVersion})
+		id, _ := m.identify(meta.ManagedFieldsEntry{Manager: beforeFirstApply, Operation: OperationUpdate, APIVersion: f.c.APIVersion})
 		if _, m.fields, err = f.main.Update(empty, liveTV, f.version, m.fields, id); err != nil {
 			return nil, nil, apierrors.NewInternalError(err)
 		}
@@ -434,7 +434,7 @@ func (f *FieldManager) apply(live meta.Object, m *managed, legacy bool, config [
 			m.fields[id] = fieldpath.NewVersionedSet(vs.Set().Difference(stripped), vs.APIVersion(), false)
 		}
 	}
-	id, err := identifier(meta.ManagedFieldsEntry{Manager: manager, Operation: OperationApply, Subresource: subresource})
+	id, err := m.identify(meta.ManagedFieldsEntry{Manager: manager, Operation: OperationApply, Subresource: subresource})
 	if err != nil {
 		return nil, nil, apierrors.NewInternalError(err)
 	}

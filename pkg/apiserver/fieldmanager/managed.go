@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
@@ -27,35 +28,84 @@ type managed struct {
 	// again one whose set is still the one decoded from its canonical
 	// encoding, without encoding the set again.
 	decoded map[string]decodedEntry
+	// names are the entries' identities (all but fields and time) by
+	// identifier, as identify made them, so that encode need not decode
+	// an identifier.
+	names map[string]meta.ManagedFieldsEntry
 }
 
 // decodedEntry is what encode reuses of a decoded entry.
 type decodedEntry struct {
-	vs                   fieldpath.VersionedSet
-	manager, subresource string
-	canonical            []byte
+	vs        fieldpath.VersionedSet
+	canonical []byte
 	// cached is the set's entry in the field manager's cache (a
 	// one-use one when decoded without a cache); nil for an empty set.
 	cached *cachedSet
 }
 
 func newManaged() managed {
-	return managed{fields: fieldpath.ManagedFields{}, times: map[string]*meta.Time{}}
+	return managed{fields: fieldpath.ManagedFields{}, times: map[string]*meta.Time{}, names: map[string]meta.ManagedFieldsEntry{}}
 }
 
 // identifier is the key of an entry: everything but its fields and time,
 // and, for appliers, its apiVersion, so one applier has one entry whatever
-// version it applies.
+// version it applies. It is the JSON of those parts, as encoding/json
+// writes it.
 func identifier(e meta.ManagedFieldsEntry) (string, error) {
-	id := meta.ManagedFieldsEntry{Manager: e.Manager, Operation: e.Operation, APIVersion: e.APIVersion, Subresource: e.Subresource}
-	if e.Operation == OperationApply {
-		id.APIVersion = ""
+	id := identity(e)
+	if plainKey(id.Manager) && plainKey(id.Operation) && plainKey(id.APIVersion) && plainKey(id.Subresource) {
+		// Nothing to escape: the common case, without reflection.
+		var b strings.Builder
+		b.WriteByte('{')
+		for _, f := range [...]struct{ name, value string }{
+			{"manager", id.Manager}, {"operation", id.Operation}, {"apiVersion", id.APIVersion}, {"subresource", id.Subresource},
+		} {
+			if f.value == "" {
+				continue
+			}
+			if b.Len() > 1 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"` + f.name + `":"`)
+			b.WriteString(f.value)
+			b.WriteByte('"')
+		}
+		b.WriteByte('}')
+		return b.String(), nil
 	}
 	b, err := json.Marshal(id)
 	if err != nil {
 		return "", fmt.Errorf("fieldmanager: encode manager identifier: %w", err)
 	}
 	return string(b), nil
+}
+
+// identity is the part of e its identifier holds.
+func identity(e meta.ManagedFieldsEntry) meta.ManagedFieldsEntry {
+	id := meta.ManagedFieldsEntry{Manager: e.Manager, Operation: e.Operation, APIVersion: e.APIVersion, Subresource: e.Subresource}
+	if e.Operation == OperationApply {
+		id.APIVersion = ""
+	}
+	return id
+}
+
+// identify returns e's identifier and keeps e's identity for encode.
+func (m managed) identify(e meta.ManagedFieldsEntry) (string, error) {
+	id, err := identifier(e)
+	if err != nil {
+		return "", err
+	}
+	m.names[id] = identity(e)
+	return id, nil
+}
+
+// parseIdentifier is the identity an identifier holds.
+func parseIdentifier(id string) (meta.ManagedFieldsEntry, error) {
+	var e meta.ManagedFieldsEntry
+	if err := json.Unmarshal([]byte(id), &e); err != nil {
+		return e, fmt.Errorf("fieldmanager: decode manager identifier %q: %w", id, err)
+	}
+	return e, nil
 }
 
 // decodeManaged reads managedFields entries, their sets through sets (nil
@@ -72,7 +122,7 @@ func decodeManaged(entries []meta.ManagedFieldsEntry, sets *setCache) (managed, 
 		default:
 			return managed{}, fmt.Errorf("fieldmanager: managedFields of manager %q: operation %q is not %q or %q", e.Manager, e.Operation, OperationApply, OperationUpdate)
 		}
-		id, err := identifier(e)
+		id, err := m.identify(e)
 		if err != nil {
 			return managed{}, err
 		}
@@ -89,7 +139,7 @@ func decodeManaged(entries []meta.ManagedFieldsEntry, sets *setCache) (managed, 
 		vs := fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == OperationApply)
 		m.fields[id] = vs
 		m.times[id] = e.Time
-		m.decoded[id] = decodedEntry{vs: vs, manager: e.Manager, subresource: e.Subresource, canonical: canonical, cached: cached}
+		m.decoded[id] = decodedEntry{vs: vs, canonical: canonical, cached: cached}
 	}
 	return m, nil
 }
@@ -103,15 +153,18 @@ func (m managed) encode() ([]meta.ManagedFieldsEntry, error) {
 		if vs.Set().Empty() {
 			continue
 		}
-		var e meta.ManagedFieldsEntry
+		e, ok := m.names[id]
+		if !ok {
+			var err error
+			if e, err = parseIdentifier(id); err != nil {
+				return nil, err
+			}
+		}
 		var raw []byte
 		if d, ok := m.decoded[id]; ok && d.vs == vs && d.canonical != nil {
 			// Unchanged since decoded: its canonical encoding is at hand.
-			e.Manager, e.Subresource, raw = d.manager, d.subresource, d.canonical
+			raw = d.canonical
 		} else {
-			if err := json.Unmarshal([]byte(id), &e); err != nil {
-				return nil, fmt.Errorf("fieldmanager: decode manager identifier %q: %w", id, err)
-			}
 			var err error
 			if raw, err = vs.Set().ToJSON(); err != nil {
 				return nil, fmt.Errorf("fieldmanager: encode fields of %q: %w", e.Manager, err)
