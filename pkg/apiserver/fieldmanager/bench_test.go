@@ -13,7 +13,9 @@ import (
 	"platform.io/platform/pkg/apiserver/registry/core/pod"
 )
 
-const benchPod = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"ns","labels":{"app":"bench"%s}},"spec":{"containers":[{"name":"app","image":"registry.example/app:1.0","ports":[{"name":"http","containerPort":8080,"protocol":"TCP"}],"env":[{"name":"MODE","value":"bench"},{"name":"LEVEL","value":"info"}],"terminationMessagePath":"/dev/termination-log","imagePullPolicy":"IfNotPresent"}],"restartPolicy":"Always","dnsPolicy":"ClusterFirst","schedulerName":"default-scheduler"}}`
+// benchPod is the pod of BenchmarkManagedFieldsCost (test/bench) as the
+// API server stores it, defaults and admission's tolerations included.
+const benchPod = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"ns","labels":{"app":"bench"%s}},"spec":{"containers":[{"name":"app","image":"registry.example/app:1.0","ports":[{"name":"http","containerPort":8080,"protocol":"TCP"}],"env":[{"name":"MODE","value":"bench"},{"name":"LEVEL","value":"info"}],"resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent"}],"restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst","securityContext":{},"schedulerName":"default-scheduler","tolerations":[{"key":"node.platform.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":300},{"key":"node.platform.io/unreachable","operator":"Exists","effect":"NoExecute","tolerationSeconds":300}],"priority":0,"enableServiceLinks":true,"preemptionPolicy":"PreemptLowerPriority"},"status":{"phase":"Pending","qosClass":"BestEffort"}}`
 
 // processCPU is the CPU time the process has used, user and system: on a
 // shared machine a better measure of work done than the wall time.

@@ -35,7 +35,7 @@ func (f *FieldManager) createdFields(empty, obj meta.Object, subresource string)
 	defer jsoniter.ConfigCompatibleWithStandardLibrary.ReturnStream(stream)
 	alloc := f.allocs.Get().(value.Allocator)
 	defer f.allocs.Put(alloc)
-	w := &createdWalker{schema: f.c.Type.Schema, alloc: alloc, zeros: f.zeros, stream: stream}
+	w := &createdWalker{schema: f.c.Type.Schema, alloc: alloc, plans: f.plans, stream: stream}
 	exclude := f.exclude(subresource)
 	stream.WriteObjectStart()
 	if _, ok := obj.(unstructuredObject); !ok && f.zeroNew {
@@ -91,7 +91,7 @@ func (n *fieldNode) empty() bool { return !n.self && len(n.children) == 0 }
 type createdWalker struct {
 	schema *schema.Schema
 	alloc  value.Allocator
-	zeros  *zeroFields
+	plans  *structPlans
 	// stream is where the Go walk writes the set (compareGo).
 	stream *jsoniter.Stream
 	// stack holds the children of the nodes being walked, each node's

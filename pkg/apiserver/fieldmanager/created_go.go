@@ -39,6 +39,11 @@ func (w *createdWalker) compareGo(l lhs, rv reflect.Value, tr schema.TypeRef, sc
 	if !ok {
 		return false, errUnusual
 	}
+	return w.compareGoAtom(l, rv, a, tr, sc)
+}
+
+// compareGoAtom is compareGo with tr resolved as a.
+func (w *createdWalker) compareGoAtom(l lhs, rv reflect.Value, a schema.Atom, tr schema.TypeRef, sc scope) (bool, error) {
 	if l == lhsAbsent && scalarOnly(a) {
 		// A leaf whatever the value: added.
 		return true, nil
@@ -55,7 +60,7 @@ func (w *createdWalker) compareGo(l lhs, rv reflect.Value, tr schema.TypeRef, sc
 		if l == lhsZero {
 			l = lhsNull
 		}
-		return w.compareGo(l, rv.Elem(), tr, sc)
+		return w.compareGoAtom(l, rv.Elem(), a, tr, sc)
 	case reflect.Struct:
 		if a.Map == nil || (l == lhsNull && (a.Scalar != nil || a.List != nil)) {
 			return w.delegate(l, rv, tr, sc)
@@ -92,43 +97,42 @@ func (w *createdWalker) structGo(l lhs, entry *value.TypeReflectCacheEntry, rv r
 		// A leaf, added or changed from null.
 		return true, nil
 	}
-	fields := entry.OrderedFields()
-	zero := w.zeros.of(rv.Type(), fields)
+	plan := w.plans.of(w.schema, entry, rv.Type(), t)
 	lv := level{self: l == lhsAbsent && !sc.stripped}
 	present := false
 	// The fields come sorted by their JSON names.
-	for i, f := range fields {
-		fv := f.GetFrom(rv)
-		if f.CanOmit(fv) {
+	for i := range plan.fields {
+		pf := &plan.fields[i]
+		fv := pf.get(rv)
+		if pf.entry.CanOmit(fv) {
 			// Absent here; at most removed, which a create ignores.
 			continue
 		}
 		present = true
-		name := f.JsonName
 		cl := lhsAbsent
-		if l == lhsZero && zero.has[i] {
+		if l == lhsZero && pf.zero {
 			cl = lhsZero
 			switch fv.Kind() {
 			case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
 				cl = lhsNull
 			}
 		}
-		ft := fieldType(t, name)
-		fs := fieldScope(&f.JsonName, sc.exclude, sc.strip)
-		if fs.stripped && fs.strip == nil {
-			if fa, ok := w.schema.Resolve(ft); ok && scalarOnly(fa) {
-				// A stripped leaf (the name, the uid, ...) adds nothing.
-				continue
-			}
+		fs := fieldScope(&pf.entry.JsonName, sc.exclude, sc.strip)
+		if fs.stripped && fs.strip == nil && pf.resolved && scalarOnly(pf.atom) {
+			// A stripped leaf (the name, the uid, ...) adds nothing.
+			continue
 		}
-		mark, inner := w.openField(&lv, name)
-		self, err := w.compareGo(cl, fv, ft, fs)
+		if !pf.resolved {
+			return false, errUnusual
+		}
+		mark, inner := w.openField(&lv, pf.entry.JsonName)
+		self, err := w.compareGoAtom(cl, fv, pf.atom, pf.tr, fs)
 		if err != nil {
 			return false, err
 		}
 		w.close(&lv, mark, inner, self, fs)
 	}
-	if !present && (l != lhsZero || !zero.any) {
+	if !present && (l != lhsZero || !plan.anyZero) {
 		// Empty on both sides, a leaf: added, changed from null, or as
 		// empty as the zero struct.
 		return l != lhsZero && !sc.stripped, nil
@@ -136,27 +140,70 @@ func (w *createdWalker) structGo(l lhs, entry *value.TypeReflectCacheEntry, rv r
 	return lv.self, nil
 }
 
-// zeroFields caches, by struct type, which of its JSON fields its zero
-// value has (those never omitted), in the order of OrderedFields.
-type zeroFields struct{ m sync.Map }
+// structPlans caches, by struct type and the schema map it is read as,
+// what a create's walk needs of each of its JSON fields, found once.
+type structPlans struct{ m sync.Map }
 
-type zeroStruct struct {
-	has []bool
-	any bool
+type planKey struct {
+	t reflect.Type
+	m *schema.Map
 }
 
-func (z *zeroFields) of(t reflect.Type, fields []*value.FieldCacheEntry) *zeroStruct {
-	if v, ok := z.m.Load(t); ok {
-		return v.(*zeroStruct)
+// structPlan is one struct type's fields, in OrderedFields' order, and
+// whether its zero value has any (fields never omitted).
+type structPlan struct {
+	fields  []planField
+	anyZero bool
+}
+
+// planField is one JSON field of a struct: its entry in
+// structured-merge-diff's reflection cache, the index of the Go field
+// that holds it when that is a field of the struct itself (-1 for one of
+// an inlined struct, read through the entry), its type in the schema and
+// that type resolved, and whether the zero struct has it.
+type planField struct {
+	entry    *value.FieldCacheEntry
+	index    int
+	tr       schema.TypeRef
+	atom     schema.Atom
+	resolved bool
+	zero     bool
+}
+
+func (pf *planField) get(rv reflect.Value) reflect.Value {
+	if pf.index >= 0 {
+		return rv.Field(pf.index)
 	}
-	zs := &zeroStruct{has: make([]bool, len(fields))}
+	return pf.entry.GetFrom(rv)
+}
+
+func (p *structPlans) of(s *schema.Schema, entry *value.TypeReflectCacheEntry, t reflect.Type, m *schema.Map) *structPlan {
+	key := planKey{t, m}
+	if v, ok := p.m.Load(key); ok {
+		return v.(*structPlan)
+	}
+	direct := map[string]int{}
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if sf.IsExported() && !sf.Anonymous && name != "" && name != "-" {
+			direct[name] = i
+		}
+	}
 	zero := reflect.Zero(t)
-	for i, f := range fields {
-		zs.has[i] = !f.CanOmit(f.GetFrom(zero))
-		zs.any = zs.any || zs.has[i]
+	plan := &structPlan{}
+	for _, f := range entry.OrderedFields() {
+		pf := planField{entry: f, index: -1, tr: fieldType(m, f.JsonName)}
+		if i, ok := direct[f.JsonName]; ok {
+			pf.index = i
+		}
+		pf.atom, pf.resolved = s.Resolve(pf.tr)
+		pf.zero = !f.CanOmit(f.GetFrom(zero))
+		plan.anyZero = plan.anyZero || pf.zero
+		plan.fields = append(plan.fields, pf)
 	}
-	z.m.Store(t, zs)
-	return zs
+	p.m.Store(key, plan)
+	return plan
 }
 
 // goItem is an item of a Go list and its path element.
@@ -172,6 +219,9 @@ func (w *createdWalker) sliceGo(l lhs, rv reflect.Value, t *schema.List, sc scop
 	if t.ElementRelationship == schema.Atomic || rv.Len() == 0 {
 		// A leaf: added, or a list where the empty object has null.
 		return true, nil
+	}
+	if named, ok := namedItems(t, rv, sc); ok {
+		return w.namedSliceGo(l, rv, t, sc, named)
 	}
 	items := make([]goItem, rv.Len())
 	for i := range items {
@@ -205,6 +255,75 @@ func (w *createdWalker) sliceGo(l lhs, rv reflect.Value, t *schema.List, sc scop
 				return false, errUnusual
 			}
 			last = &it.pe
+		}
+	}
+	return lv.self, nil
+}
+
+// namedItem is an item of a Go list keyed by one plain string field, and
+// that field's value.
+type namedItem struct {
+	key string
+	i   int
+}
+
+// namedItems reads the keys of a list keyed by one string field (a name,
+// a path) when every item is a struct that has it, with nothing in it or
+// in its name to escape in JSON, and no excluded or stripped path lies
+// below: the common list of containers, variables, volumes or mounts,
+// whose items then need no path element (the comparison's order of such
+// elements is that of the strings). ok is false for any other list.
+func namedItems(t *schema.List, rv reflect.Value, sc scope) (items []namedItem, ok bool) {
+	if t.ElementRelationship != schema.Associative || len(t.Keys) != 1 || !plainKey(t.Keys[0]) || sc.exclude != nil || sc.strip != nil {
+		return nil, false
+	}
+	items = make([]namedItem, rv.Len())
+	for i := range items {
+		s := structOf(rv.Index(i))
+		if !s.IsValid() {
+			return nil, false
+		}
+		f, ok := value.TypeReflectEntryOf(s.Type()).Fields()[t.Keys[0]]
+		if !ok {
+			return nil, false
+		}
+		fv := f.GetFrom(s)
+		if fv.Kind() != reflect.String || f.CanOmit(fv) || !plainKey(fv.String()) {
+			return nil, false
+		}
+		items[i] = namedItem{key: fv.String(), i: i}
+	}
+	return items, true
+}
+
+// namedSliceGo is sliceGo for the items namedItems read.
+func (w *createdWalker) namedSliceGo(l lhs, rv reflect.Value, t *schema.List, sc scope, items []namedItem) (bool, error) {
+	slices.SortFunc(items, func(a, b namedItem) int { return strings.Compare(a.key, b.key) })
+	lv := level{self: l == lhsAbsent && !sc.stripped}
+	last := -1
+	for k := range items {
+		it := &items[k]
+		before := lv.n
+		mark := w.separate(&lv)
+		// "k:{\"<field>\":\"<key>\"}", as SerializePathElement and
+		// then a JSON string write it.
+		w.stream.WriteRaw(`"k:{\"`)
+		w.stream.WriteRaw(t.Keys[0])
+		w.stream.WriteRaw(`\":\"`)
+		w.stream.WriteRaw(it.key)
+		w.stream.WriteRaw(`\"}":{`)
+		inner := len(w.stream.Buffer())
+		self, err := w.compareGo(lhsAbsent, rv.Index(it.i), t.ElementType, scope{})
+		if err != nil {
+			return false, err
+		}
+		w.close(&lv, mark, inner, self, scope{})
+		if lv.n > before {
+			// Duplicate items the comparison does not own one by one.
+			if last >= 0 && items[last].key == it.key {
+				return false, errUnusual
+			}
+			last = k
 		}
 	}
 	return lv.self, nil

@@ -71,10 +71,10 @@ type FieldManager struct {
 	// slow path).
 	sets *setCache
 	// zeroNew says the kind's empty object is its Go type's zero value,
-	// which a create's Go walk compares with; zeros caches, by struct
-	// type, which fields that zero value has.
+	// which a create's Go walk compares with; plans caches what that walk
+	// needs of each struct type's fields.
 	zeroNew bool
-	zeros   *zeroFields
+	plans   *structPlans
 	// allocs keeps the value allocators of the create walks for reuse.
 	allocs *sync.Pool
 	lg     *zap.Logger
@@ -86,7 +86,7 @@ func New(lg *zap.Logger, c Config) *FieldManager {
 		c.Now = time.Now
 	}
 	v := fieldpath.APIVersion(c.APIVersion)
-	f := &FieldManager{c: c, version: v, lg: lg, sets: &setCache{}, zeros: &zeroFields{},
+	f := &FieldManager{c: c, version: v, lg: lg, sets: &setCache{}, plans: &structPlans{},
 		allocs: &sync.Pool{New: func() any { return value.NewFreelistAllocator() }}}
 	if e := reflect.ValueOf(c.New()); e.Kind() == reflect.Pointer && !e.IsNil() && e.Elem().Kind() == reflect.Struct {
 		f.zeroNew = e.Elem().IsZero()
