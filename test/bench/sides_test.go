@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"testing"
@@ -22,7 +23,8 @@ type writeSide struct {
 // prints one Markdown row per side against the first, the baseline: the
 // rate, the CPU time of the whole process (clients, servers, etcd) per
 // write, the steadier figure on two cores, their ratios to the baseline,
-// and the p50 and p99 latencies. It reports the same as benchmark metrics,
+// the p50 and p99 latencies, and, per write, the collector's share of the
+// CPU time and the bytes allocated. It reports the same as benchmark metrics,
 // and returns the CPU figures for further ratios.
 func compareWrites(b *testing.B, title string, n int, sides []writeSide) sideCPU {
 	return compareOps(b, title, "write", n, sides)
@@ -32,7 +34,7 @@ func compareWrites(b *testing.B, title string, n int, sides []writeSide) sideCPU
 // the table and the metrics.
 func compareOps(b *testing.B, title, unit string, n int, sides []writeSide) sideCPU {
 	got := map[string]*result{}
-	cpu := map[string]time.Duration{}
+	used := map[string]usage{}
 	for _, sd := range sides {
 		got[sd.name] = &result{}
 	}
@@ -41,23 +43,22 @@ func compareOps(b *testing.B, title, unit string, n int, sides []writeSide) side
 			order := append(slices.Clone(sides[r%len(sides):]), sides[:r%len(sides)]...)
 			for _, sd := range order {
 				lo, hi := r*n/rounds, (r+1)*n/rounds
-				before := processCPU()
+				before := readUsage()
 				// Labelled, as startSideServer labels a side's server, so
 				// that a CPU profile splits by side.
 				pprof.Do(context.Background(), pprof.Labels("side", sd.name), func(context.Context) {
 					got[sd.name].merge(sd.write(lo, hi))
 				})
-				cpu[sd.name] += processCPU() - before
+				used[sd.name] = used[sd.name].add(readUsage().sub(before))
 			}
 		}
 	}
 	b.ReportMetric(0, "ns/op")
 	base := sides[0].name
-	cpuPer := func(name string) float64 {
-		return float64(cpu[name].Microseconds()) / float64(max(got[name].ops, 1))
-	}
+	per := func(name string, v float64) float64 { return v / float64(max(got[name].ops, 1)) }
+	cpuPer := func(name string) float64 { return per(name, float64(used[name].cpu.Microseconds())) }
 	fmt.Fprintf(os.Stdout, "%s: %d %ss per side in %d rounds; %s\n\n", title, n, unit, rounds, stamp())
-	fmt.Printf("| side | ops/s | vs %s | CPU µs/%s | vs %s | p50 ms | p99 ms |\n|---|--:|--:|--:|--:|--:|--:|\n", base, unit, base)
+	fmt.Printf("| side | ops/s | vs %s | CPU µs/%s | vs %s | p50 ms | p99 ms | of it GC µs | KB allocated |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n", base, unit, base)
 	for _, sd := range sides {
 		res := got[sd.name]
 		if res.errors > 0 {
@@ -69,9 +70,12 @@ func compareOps(b *testing.B, title, unit string, n int, sides []writeSide) side
 		}
 		b.ReportMetric(res.opsPerSec(), rate)
 		b.ReportMetric(cpuPer(sd.name), sd.name+"-cpu-us/"+unit)
-		fmt.Printf("| %s | %.0f | %s | %.0f | %s | %.1f | %.1f |\n", sd.name, res.opsPerSec(),
+		gc, kb := per(sd.name, float64(used[sd.name].gc.Microseconds())), per(sd.name, float64(used[sd.name].alloc)/1024)
+		b.ReportMetric(gc, sd.name+"-gc-cpu-us/"+unit)
+		b.ReportMetric(kb, sd.name+"-alloc-KB/"+unit)
+		fmt.Printf("| %s | %.0f | %s | %.0f | %s | %.1f | %.1f | %.0f | %.1f |\n", sd.name, res.opsPerSec(),
 			ratio(res.opsPerSec(), got[base].opsPerSec()), cpuPer(sd.name), ratio(cpuPer(sd.name), cpuPer(base)),
-			res.percentile(0.50), res.percentile(0.99))
+			res.percentile(0.50), res.percentile(0.99), gc, kb)
 	}
 	fmt.Println()
 	out := sideCPU{}
@@ -80,6 +84,23 @@ func compareOps(b *testing.B, title, unit string, n int, sides []writeSide) side
 	}
 	return out
 }
+
+// usage is what the process has used: CPU time, the part of it the
+// collector took (the runtime's estimate), and bytes allocated on the
+// heap; as a difference, what one side's writes used.
+type usage struct {
+	cpu, gc time.Duration
+	alloc   uint64
+}
+
+func readUsage() usage {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	return usage{cpu: processCPU(), gc: time.Duration(s[0].Value.Float64() * float64(time.Second)), alloc: s[1].Value.Uint64()}
+}
+
+func (u usage) sub(v usage) usage { return usage{u.cpu - v.cpu, u.gc - v.gc, u.alloc - v.alloc} }
+func (u usage) add(v usage) usage { return usage{u.cpu + v.cpu, u.gc + v.gc, u.alloc + v.alloc} }
 
 // sideCPU is the CPU time per write of each side, in microseconds.
 type sideCPU map[string]float64
