@@ -44,7 +44,7 @@ type heapPoint struct {
 // the API server and the benchmark; with the embedded etcd, the figures
 // include what etcd itself keeps in memory for the pods.
 func BenchmarkCacheMemory(b *testing.B) {
-	endpoints, mode := memoryEtcd(b)
+	endpoints, _, mode := ownEtcd(b, "the heap figures include the embedded etcd's memory for the pods")
 	fmt.Printf("\nBenchmarkCacheMemory: etcd %s; GOMAXPROCS %d; %s\n", mode, runtime.GOMAXPROCS(0), stamp())
 	results := map[bool][]heapPoint{}
 	for _, cache := range []bool{true, false} {
@@ -91,9 +91,10 @@ func on(b bool) string {
 	return "off"
 }
 
-// memoryEtcd returns the etcd the memory benchmark uses: a process of its
-// own when it can, else the test etcd.
-func memoryEtcd(b *testing.B) ([]string, string) {
+// ownEtcd returns the etcd a benchmark uses: a process of its own when it
+// can (pid is its process id), else the test etcd (pid 0), after printing
+// warning.
+func ownEtcd(b *testing.B, warning string) (endpoints []string, pid int, mode string) {
 	if os.Getenv(etcdtest.EnvEndpoints) == "" {
 		if _, err := exec.LookPath("etcd"); err == nil {
 			e, err := etcdtest.StartExternal()
@@ -101,11 +102,11 @@ func memoryEtcd(b *testing.B) ([]string, string) {
 				b.Fatal(err)
 			}
 			b.Cleanup(e.Stop)
-			return []string{e.ClientURL}, "external process (started for this benchmark)"
+			return []string{e.ClientURL}, e.Pid(), "external process (started for this benchmark)"
 		}
-		fmt.Println("WARNING: no etcd on PATH: the heap figures include the embedded etcd's memory for the pods")
+		fmt.Println("WARNING: no etcd on PATH: " + warning)
 	}
-	return etcdtest.Endpoints(b), etcdMode()
+	return etcdtest.Endpoints(b), 0, etcdMode()
 }
 
 // measureMemory starts a server over etcd, takes the baseline with the one
