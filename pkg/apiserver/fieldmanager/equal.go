@@ -85,22 +85,17 @@ func equalTrees(a, b reflect.Value) bool {
 		return a.Complex() == b.Complex()
 	case reflect.String:
 		return a.String() == b.String()
-	case reflect.Array:
-		for i := range a.Len() {
-			if !equalTrees(a.Index(i), b.Index(i)) {
+	case reflect.Array, reflect.Slice:
+		if a.Kind() == reflect.Slice {
+			if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
 				return false
 			}
-		}
-		return true
-	case reflect.Slice:
-		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
-			return false
-		}
-		if a.UnsafePointer() == b.UnsafePointer() {
-			return true
-		}
-		if a.Type().Elem().Kind() == reflect.Uint8 {
-			return string(a.Bytes()) == string(b.Bytes())
+			if a.UnsafePointer() == b.UnsafePointer() {
+				return true
+			}
+			if a.Type().Elem().Kind() == reflect.Uint8 {
+				return string(a.Bytes()) == string(b.Bytes())
+			}
 		}
 		for i := range a.Len() {
 			if !equalTrees(a.Index(i), b.Index(i)) {
