@@ -37,10 +37,16 @@ type Cluster struct {
 	Daemons []*framework.Process
 	// Nodes is how many simulated nodes there are.
 	Nodes int
-	// Profiles are the daemons' heap profile URLs by name, read with
-	// profiler (an admin: /debug/pprof is not for system:monitoring).
-	Profiles map[string]string
-	profiler *http.Client
+	// Profiles are the heap profiles of the API server and the daemons,
+	// by name.
+	Profiles map[string]Profile
+}
+
+// Profile is where a process serves its heap profile and the client that
+// may read it (an admin's: /debug/pprof is not for system:monitoring).
+type Profile struct {
+	URL    string
+	Client *http.Client
 }
 
 // daemonMetrics are the metrics read from each daemon's /metrics.
@@ -53,8 +59,8 @@ func daemonMetrics() map[Metric]string {
 // traced (go tool pprof -base heap-x-warmup.pb.gz heap-x-end.pb.gz).
 func (c *Cluster) SaveHeapProfiles(ctx context.Context, dir, label string) error {
 	var errs []error
-	for name, url := range c.Profiles {
-		if err := saveURL(ctx, c.profiler, url, filepath.Join(dir, fmt.Sprintf("heap-%s-%s.pb.gz", name, label))); err != nil {
+	for name, p := range c.Profiles {
+		if err := saveURL(ctx, p.Client, p.URL, filepath.Join(dir, fmt.Sprintf("heap-%s-%s.pb.gz", name, label))); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 		}
 	}
@@ -124,16 +130,16 @@ func StartCluster(t *testing.T, nodes int) *Cluster {
 	// server's RBAC).
 	monitor := s.DaemonClient(s.SignClient(t, "soak-monitor", "system:monitoring"))
 	monitor.Timeout = 10 * time.Second
-	c.profiler = s.DaemonClient(s.SignClient(t, "soak-profiler", "system:masters"))
-	c.profiler.Timeout = 30 * time.Second
-	c.Profiles = map[string]string{}
+	profiler := s.DaemonClient(s.SignClient(t, "soak-profiler", "system:masters"))
+	profiler.Timeout = 30 * time.Second
+	c.Profiles = map[string]Profile{"platform-apiserver": {URL: s.URL + "/debug/pprof/heap", Client: apiClient}}
 	common := []string{"--bind-address", "127.0.0.1"}
 	daemon := func(name string, args ...string) *framework.Process {
 		port := framework.FreePort(t)
 		p := s.StartDaemonAs(t, name, s.UserKubeconfig(t, "system:"+name),
 			append(append(common, "--secure-port", fmt.Sprint(port)), args...)...)
 		c.Daemons = append(c.Daemons, p)
-		c.Profiles[name] = fmt.Sprintf("https://127.0.0.1:%d/debug/pprof/heap", port)
+		c.Profiles[name] = Profile{URL: fmt.Sprintf("https://127.0.0.1:%d/debug/pprof/heap", port), Client: profiler}
 		c.Targets = append(c.Targets, Target{Name: name, Pid: func() (int, error) { return p.Pid(), nil },
 			MetricsURL: fmt.Sprintf("https://127.0.0.1:%d/metrics", port), Client: monitor, FromMetrics: daemonMetrics()})
 		return p

@@ -5,6 +5,7 @@ import (
 
 	"platform.io/platform/pkg/component/cli"
 	"platform.io/platform/pkg/component/featuregate"
+	componentoptions "platform.io/platform/pkg/component/options"
 )
 
 // Options are all the API server's options.
@@ -27,13 +28,16 @@ type Options struct {
 	Audit *Audit
 	// Aggregator configures proxying to aggregated API servers.
 	Aggregator *Aggregator
+	// Debugging turns on the profiling endpoints.
+	Debugging *componentoptions.Debugging
 }
 
 // New returns the defaults.
 func New() *Options {
 	return &Options{Generic: NewGeneric(), Etcd: NewEtcd(), Serving: NewServing(), API: NewAPI(),
 		Authn: NewAuthentication(), Authz: NewAuthorization(), Admission: NewAdmission(), Logging: NewLogging(), Features: NewFeatureGate(),
-		Reconciler: NewEndpointReconciler(), ServiceAccount: NewServiceAccount(), Audit: NewAudit(), Aggregator: NewAggregator()}
+		Reconciler: NewEndpointReconciler(), ServiceAccount: NewServiceAccount(), Audit: NewAudit(), Aggregator: NewAggregator(),
+		Debugging: componentoptions.NewDebugging(componentoptions.Defaults{})}
 }
 
 // FlagSets returns the option groups in the order --help shows them.
@@ -51,6 +55,7 @@ func (o *Options) FlagSets() []cli.NamedFlagSet {
 		cli.Group("Audit", o.Audit.AddFlags),
 		cli.Group("Aggregator", o.Aggregator.AddFlags),
 		cli.Group("Logging", o.Logging.AddFlags),
+		cli.Group("Debugging", o.Debugging.AddFlags),
 		cli.Group("Feature gates", o.Features.AddFlag),
 	}
 }
@@ -70,6 +75,7 @@ func (o *Options) Validate() error {
 	errs = append(errs, o.ServiceAccount.Validate()...)
 	errs = append(errs, o.Audit.Validate()...)
 	errs = append(errs, o.Aggregator.Validate()...)
+	errs = append(errs, o.Debugging.Validate()...)
 	return errors.Join(errs...)
 }
 

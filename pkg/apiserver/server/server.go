@@ -40,6 +40,7 @@ import (
 	"platform.io/platform/pkg/apiserver/storage/embedded"
 	"platform.io/platform/pkg/apiserver/storage/etcd3"
 	"platform.io/platform/pkg/component/certs"
+	componentserver "platform.io/platform/pkg/component/server"
 	"platform.io/platform/pkg/component/version"
 )
 
@@ -371,6 +372,12 @@ func (s *Server) buildHandler() (http.Handler, error) {
 	mux.Handle("/readyz", healthHandler([]check{ping, etcdCheck, bootstrap, caches, crdSynced, crdCaches, rbacCheck, authzCheck, aggCheck, shutdown}))
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry}))
 	mux.HandleFunc("/version", versionHandler)
+	if d := s.opts.Debugging; d.EnableProfiling {
+		// Non-resource paths like /metrics: authorized by the chain (get
+		// on /debug/pprof/...), which only cluster administrators have by
+		// default.
+		componentserver.InstallProfiling(mux, d.EnableContentionProfiling)
+	}
 	mux.HandleFunc("/", notFoundHandler)
 	mux.Handle("/openapi/", metrics.wrap(s.aggregator.OpenAPIHandler(spec.Handler())))
 	s.saTokens.install(mux, metrics.wrap)

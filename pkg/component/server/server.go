@@ -90,7 +90,7 @@ func New(lg *zap.Logger, reg prometheus.Registerer, cfg Config) (*Server, error)
 	}
 	s.mux.Handle("/metrics", promhttp.HandlerFor(cfg.Gatherer, promhttp.HandlerOpts{Registry: reg}))
 	if cfg.EnableProfiling {
-		installProfiling(s.mux, cfg.EnableContentionProfiling)
+		InstallProfiling(s.mux, cfg.EnableContentionProfiling)
 	}
 	s.handler = withRecovery(lg, authn.WithAuthentication(lg, authz.WithResourceAuthorization(lg, s.mux, cfg.Authorizer, s.resolve), cfg.Authenticator))
 	return s, nil
@@ -143,8 +143,9 @@ func (s *Server) installHealth() error {
 	return nil
 }
 
-// installProfiling serves the pprof handlers.
-func installProfiling(mux *http.ServeMux, contention bool) {
+// InstallProfiling serves the pprof handlers on mux, under /debug/pprof/,
+// and with contention on records block profiles for the whole process.
+func InstallProfiling(mux *http.ServeMux, contention bool) {
 	mux.Handle("/debug/pprof", http.RedirectHandler("/debug/pprof/", http.StatusFound))
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
