@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -139,4 +140,15 @@ func TestGracefulShutdown(t *testing.T) {
 	t.Logf("exited 0 %v after SIGTERM", time.Since(start).Round(time.Millisecond))
 	r := s.KubectlFails(t, "get", "--raw", "/healthz", "--request-timeout=5s")
 	WantContains(t, r.Stderr, "was refused")
+}
+
+// TestProfiling: the stock kubectl reads the API server's profiles as an
+// admin, as docs/apiserver.md tells operators to (kubectl get --raw).
+func TestProfiling(t *testing.T) {
+	t.Parallel()
+	s := StartServer(t)
+	WantContains(t, s.MustKubectl(t, "get", "--raw", "/debug/pprof/"), "goroutine", "heap")
+	if heap := s.MustKubectl(t, "get", "--raw", "/debug/pprof/heap"); !strings.HasPrefix(heap, "\x1f\x8b") {
+		t.Errorf("/debug/pprof/heap is not a gzipped profile: %.40q", heap)
+	}
 }
