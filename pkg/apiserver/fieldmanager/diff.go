@@ -139,8 +139,8 @@ func (d *differ) whole(path fieldpath.Path, l, r reflect.Value, tr schema.TypeRe
 	return nil
 }
 
-// stringMap compares l and r, both present, when they are maps of
-// strings to strings whose keys the schema tracks one by one (labels,
+// stringMap compares l and r, both present and not null, when they are
+// maps of strings to strings whose keys the schema tracks one by one (labels,
 // annotations, selectors) and says so: keys only in l are removed, only
 // in r added, in both with other values modified, as the comparison
 // finds.
@@ -150,7 +150,8 @@ func (d *differ) stringMap(path fieldpath.Path, l, r reflect.Value, tr schema.Ty
 	}
 	lm, lok := l.Interface().(map[string]string)
 	rm, rok := r.Interface().(map[string]string)
-	if !lok || !rok || len(path) == 0 {
+	if !lok || !rok || lm == nil || rm == nil || len(path) == 0 {
+		// Null on one side is the comparison's to judge.
 		return false
 	}
 	a, ok := d.schema.Resolve(tr)
