@@ -84,6 +84,10 @@ type Cacher struct {
 	snapshots []snapshot
 	// progress asks etcd for progress while reads wait for the cache.
 	asker *progressRequester
+	// life ends when Run returns, ending the watches etcd serves for the
+	// cache (backendWatch) as the cache's own watchers end.
+	life    context.Context
+	endLife context.CancelFunc
 }
 
 // snapshot is items as of one revision.
@@ -115,6 +119,7 @@ func New(lg *zap.Logger, cfg Config) *Cacher {
 	c := &Cacher{cfg: cfg, lg: lg, items: btree.NewG(32, lessEntry), watchers: map[*cacheWatcher]struct{}{}}
 	c.cond = sync.NewCond(&c.mu)
 	c.asker = &progressRequester{request: cfg.Backend.RequestProgress, interval: progressInterval}
+	c.life, c.endLife = context.WithCancel(context.Background())
 	return c
 }
 
@@ -138,6 +143,7 @@ func (c *Cacher) Run(ctx context.Context) {
 	c.terminateAllLocked()
 	c.cond.Broadcast()
 	c.mu.Unlock()
+	c.endLife()
 }
 
 // listAndWatch fills the cache from a list, then applies the watch from the

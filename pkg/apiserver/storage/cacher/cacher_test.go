@@ -26,6 +26,13 @@ func attrs(_ string, v []byte) (storage.Attrs, error) {
 
 func start(t *testing.T, capacity int) (*Cacher, *etcd3.Store, string) {
 	t.Helper()
+	c, backend, prefix, _ := startStoppable(t, capacity)
+	return c, backend, prefix
+}
+
+// startStoppable is start, with a function that stops the cache.
+func startStoppable(t *testing.T, capacity int) (*Cacher, *etcd3.Store, string, func()) {
+	t.Helper()
 	client, prefix := etcdtest.Client(t)
 	backend := etcd3.New(zap.NewNop(), client, nil)
 	trust, _, err := backend.ProgressNotifyReliable(context.Background())
@@ -37,8 +44,9 @@ func start(t *testing.T, capacity int) (*Cacher, *etcd3.Store, string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { c.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return c, backend, prefix
+	stop := func() { cancel(); <-done }
+	t.Cleanup(stop)
+	return c, backend, prefix, stop
 }
 
 func TestConformance(t *testing.T) {
@@ -135,6 +143,48 @@ func TestWatchBeforeWindow(t *testing.T) {
 		t.Fatalf("first replayed event %+v", e)
 	}
 	w.Stop()
+}
+
+// TestEtcdServedWatchesEndWithTheCache: a watch the cache hands to etcd
+// (here one from before its window) ends when the cache stops, as the
+// cache's own watchers do, so that the watches of a custom resource end
+// when its definition goes, however they are served.
+func TestEtcdServedWatchesEndWithTheCache(t *testing.T) {
+	c, backend, prefix, stop := startStoppable(t, 3)
+	ctx := context.Background()
+	first, _ := backend.Create(ctx, prefix+"k", []byte("0"), 0)
+	var last storage.KV
+	for i := 1; i <= 5; i++ {
+		last, _ = backend.GuaranteedUpdate(ctx, prefix+"k", 0, func(storage.KV) ([]byte, error) { return []byte(fmt.Sprint(i)), nil })
+	}
+	waitRev(t, c, last.Revision)
+	fromEtcd, err := c.Watch(ctx, prefix, storage.WatchOptions{Revision: first.Revision, Prefix: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fromEtcd.Stop()
+	if _, ok := fromEtcd.(*backendWatcher); !ok {
+		t.Fatalf("a watch from before the window is a %T, not one etcd serves", fromEtcd)
+	}
+	fromCache, err := c.Watch(ctx, prefix, storage.WatchOptions{Revision: last.Revision, Prefix: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fromCache.Stop()
+	for i := 1; i <= 5; i++ {
+		recv(t, fromEtcd)
+	}
+	stop()
+	for name, w := range map[string]storage.Watcher{"etcd's": fromEtcd, "the cache's": fromCache} {
+		timeout := time.After(10 * time.Second)
+		for open := true; open; {
+			select {
+			case _, open = <-w.ResultChan():
+			case <-timeout:
+				t.Fatalf("%s watch is still open after the cache stopped", name)
+			}
+		}
+	}
 }
 
 func waitRev(t *testing.T, c *Cacher, rev int64) {

@@ -211,7 +211,7 @@ func (c *Cacher) Watch(ctx context.Context, key string, opts storage.WatchOption
 		} else if ok, err := c.freshOrWait(ctx, opts.Revision, 0); err != nil {
 			return nil, err
 		} else if !ok {
-			return c.cfg.Backend.Watch(ctx, key, opts)
+			return c.backendWatch(ctx, key, opts)
 		}
 	}
 	if err := c.waitFresh(ctx, 1, 10*time.Second); err != nil {
@@ -278,8 +278,46 @@ func (c *Cacher) watchHistory(ctx context.Context, key string, opts storage.Watc
 	if _, err := c.cfg.Backend.List(ctx, key, storage.ListOptions{Revision: opts.Revision, Limit: 1}); err != nil {
 		return nil, err
 	}
-	return c.cfg.Backend.Watch(ctx, key, opts)
+	return c.backendWatch(ctx, key, opts)
 }
+
+// backendWatch has etcd serve a watch the cache cannot, and ends it when
+// the cache stops, as the cache's own watchers end: when the server
+// stops, or when the resource stops being served (a custom resource
+// whose definition is deleted).
+func (c *Cacher) backendWatch(ctx context.Context, key string, opts storage.WatchOptions) (storage.Watcher, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	unlink := context.AfterFunc(c.life, cancel)
+	w, err := c.cfg.Backend.Watch(ctx, key, opts)
+	if err != nil {
+		unlink()
+		cancel()
+		return nil, err
+	}
+	return &backendWatcher{Watcher: w, end: func() { unlink(); cancel() }}, nil
+}
+
+// backendWatcher is a watch etcd serves for the cache; stopping it also
+// lets go of the cache's life.
+type backendWatcher struct {
+	storage.Watcher
+	end func()
+}
+
+func (w *backendWatcher) Stop() {
+	w.Watcher.Stop()
+	w.end()
+}
+
+// RequestProgress asks etcd's watcher for a Progress event, as the
+// handler asks any watcher that can send one.
+func (w *backendWatcher) RequestProgress() {
+	if pr, ok := w.Watcher.(storage.ProgressRequester); ok {
+		pr.RequestProgress()
+	}
+}
+
+var _ storage.ProgressRequester = (*backendWatcher)(nil)
 
 // walkState calls fn with an Added event for each object of items that w
 // sees, in key order, until fn returns false.
