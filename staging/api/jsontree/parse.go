@@ -21,6 +21,10 @@ type parser struct {
 	i     int
 	depth int
 	bad   bool
+	// limit, when not 0, is a nesting limit below maxDepth; compact
+	// refuses white space between tokens (IsCompact).
+	limit   int
+	compact bool
 }
 
 // maxDepth is encoding/json's limit on nesting: deeper documents are
@@ -43,6 +47,17 @@ func (p *parser) peek() byte {
 }
 
 func (p *parser) space() {
+	if p.i < len(p.data) && p.data[p.i] > ' ' {
+		// No white space here, as in most of a compact document.
+		return
+	}
+	if p.compact {
+		switch p.peek() {
+		case ' ', '\t', '\n', '\r':
+			p.fail()
+		}
+		return
+	}
 	for p.i < len(p.data) {
 		switch p.data[p.i] {
 		case ' ', '\t', '\n', '\r':
@@ -51,6 +66,16 @@ func (p *parser) space() {
 			return
 		}
 	}
+}
+
+// IsCompact reports whether b is one well-formed JSON value, as json.Valid
+// accepts it, with no white space between its tokens (json.Compact would
+// copy it as it is) and nested at most limit deep (0 for encoding/json's
+// own limit); it says no to anything else.
+func IsCompact(b []byte, limit int) bool {
+	p := parser{data: b, limit: limit, compact: true}
+	p.value(false)
+	return p.end()
 }
 
 // value reads the value at p.i (after white space), as a tree when build
@@ -84,7 +109,7 @@ func (p *parser) value(build bool) any {
 
 func (p *parser) object(build bool) any {
 	p.i++ // '{'
-	if p.depth++; p.depth > maxDepth {
+	if p.depth++; p.depth > maxDepth || p.limit > 0 && p.depth > p.limit {
 		p.fail()
 		return nil
 	}
@@ -140,7 +165,7 @@ func (p *parser) object(build bool) any {
 
 func (p *parser) array(build bool) any {
 	p.i++ // '['
-	if p.depth++; p.depth > maxDepth {
+	if p.depth++; p.depth > maxDepth || p.limit > 0 && p.depth > p.limit {
 		p.fail()
 		return nil
 	}
@@ -340,35 +365,39 @@ func (p *parser) string() string {
 	return ""
 }
 
-// skipString checks and moves past the string at p.i.
+// skipString checks and moves past the string at p.i. It keeps its place
+// in a local, not in p, for its loop over the bytes.
 func (p *parser) skipString() {
-	p.i++
-	for p.i < len(p.data) {
-		c := p.data[p.i]
-		switch {
+	data := p.data
+	for i := p.i + 1; i < len(data); {
+		switch c := data[i]; {
 		case c == '"':
-			p.i++
+			p.i = i + 1
 			return
 		case c < 0x20:
 			p.fail()
 			return
 		case c == '\\':
-			p.i++
-			switch p.peek() {
+			i++
+			if i >= len(data) {
+				p.fail()
+				return
+			}
+			switch data[i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				p.i++
+				i++
 			case 'u':
-				if _, ok := p.hex4(p.i + 1); !ok {
+				if _, ok := p.hex4(i + 1); !ok {
 					p.fail()
 					return
 				}
-				p.i += 5
+				i += 5
 			default:
 				p.fail()
 				return
 			}
 		default:
-			p.i++
+			i++
 		}
 	}
 	p.fail() // no closing quote

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"platform.io/client/api/jsontree"
 	"platform.io/client/internal/jsonstring"
 )
 
@@ -190,172 +191,12 @@ func (f *FieldsV1) AppendJSON(dst []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// maxCompactDepth bounds isCompactJSON's recursion; deeper values go to
-// json.Compact.
+// maxCompactDepth bounds the nesting isCompactJSON takes; deeper values
+// go to json.Compact.
 const maxCompactDepth = 64
 
 // isCompactJSON reports whether b is one well-formed JSON value with no
 // whitespace between its tokens, which json.Compact would copy as it is.
 // It may say no to such a value (one nested deeper than maxCompactDepth),
 // never yes to any other.
-func isCompactJSON(b []byte) bool {
-	n, ok := compactValue(b, 0, 0)
-	return ok && n == len(b)
-}
-
-// compactValue checks the compact value starting at b[i], returning the
-// index just after it.
-func compactValue(b []byte, i, depth int) (int, bool) {
-	if i >= len(b) {
-		return i, false
-	}
-	switch c := b[i]; {
-	case c == '"':
-		return compactString(b, i)
-	case c == '{':
-		if depth >= maxCompactDepth {
-			return i, false
-		}
-		i++
-		if i < len(b) && b[i] == '}' {
-			return i + 1, true
-		}
-		for {
-			if i >= len(b) || b[i] != '"' {
-				return i, false
-			}
-			var ok bool
-			if i, ok = compactString(b, i); !ok || i >= len(b) || b[i] != ':' {
-				return i, false
-			}
-			if i, ok = compactValue(b, i+1, depth+1); !ok || i >= len(b) {
-				return i, false
-			}
-			switch b[i] {
-			case ',':
-				i++
-			case '}':
-				return i + 1, true
-			default:
-				return i, false
-			}
-		}
-	case c == '[':
-		if depth >= maxCompactDepth {
-			return i, false
-		}
-		i++
-		if i < len(b) && b[i] == ']' {
-			return i + 1, true
-		}
-		for {
-			var ok bool
-			if i, ok = compactValue(b, i, depth+1); !ok || i >= len(b) {
-				return i, false
-			}
-			switch b[i] {
-			case ',':
-				i++
-			case ']':
-				return i + 1, true
-			default:
-				return i, false
-			}
-		}
-	case c == '-' || c >= '0' && c <= '9':
-		return compactNumber(b, i)
-	case c == 't':
-		return compactLiteral(b, i, "true")
-	case c == 'f':
-		return compactLiteral(b, i, "false")
-	case c == 'n':
-		return compactLiteral(b, i, "null")
-	}
-	return i, false
-}
-
-// compactString checks the string starting at b[i] (a quote). Like
-// encoding/json's scanner it takes any byte from 0x20 up, valid UTF-8 or
-// not, and refuses control characters and unknown escapes.
-func compactString(b []byte, i int) (int, bool) {
-	for i++; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '"':
-			return i + 1, true
-		case c < 0x20:
-			return i, false
-		case c == '\\':
-			i++
-			if i >= len(b) {
-				return i, false
-			}
-			switch b[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if i+4 >= len(b) {
-					return i, false
-				}
-				for _, h := range b[i+1 : i+5] {
-					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-						return i, false
-					}
-				}
-				i += 4
-			default:
-				return i, false
-			}
-		}
-	}
-	return i, false
-}
-
-// compactNumber checks the number starting at b[i]: -?(0|[1-9][0-9]*)
-// (.[0-9]+)?([eE][+-]?[0-9]+)?
-func compactNumber(b []byte, i int) (int, bool) {
-	if b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		i = digits(b, i)
-	default:
-		return i, false
-	}
-	if i < len(b) && b[i] == '.' {
-		j := digits(b, i+1)
-		if j == i+1 {
-			return j, false
-		}
-		i = j
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		j := digits(b, i)
-		if j == i {
-			return j, false
-		}
-		i = j
-	}
-	return i, true
-}
-
-// digits returns the index after the run of digits starting at b[i].
-func digits(b []byte, i int) int {
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
-	}
-	return i
-}
-
-// compactLiteral checks that lit starts at b[i].
-func compactLiteral(b []byte, i int, lit string) (int, bool) {
-	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
-		return i, false
-	}
-	return i + len(lit), true
-}
+func isCompactJSON(b []byte) bool { return jsontree.IsCompact(b, maxCompactDepth) }

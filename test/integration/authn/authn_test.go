@@ -205,6 +205,33 @@ func do(t *testing.T, s *framework.Server, req request, path string, extra map[s
 	return resp.StatusCode, m
 }
 
+// get is one GET of a table test: as whom, which path, the status wanted.
+type get struct {
+	req  request
+	path string
+	want int
+}
+
+// expectGets sends each GET to s, failing t for each status that is not
+// the one wanted.
+func expectGets(t *testing.T, s *framework.Server, gets []get) {
+	t.Helper()
+	for _, g := range gets {
+		if code, st := do(t, s, g.req, g.path, nil); code != g.want {
+			t.Errorf("%s GET %s: %d %v, want %d", g.req.name, g.path, code, st, g.want)
+		}
+	}
+}
+
+// waitForOK waits until a GET of path as req answers 200.
+func waitForOK(t *testing.T, s *framework.Server, what string, req request, path string) {
+	t.Helper()
+	waitFor(t, what, func() bool {
+		code, _ := do(t, s, req, path, nil)
+		return code == http.StatusOK
+	})
+}
+
 // TestMethodsByMode: every method under AlwaysAllow (anonymous turned off)
 // and AlwaysDeny (anonymous kept): a caller some method recognised is 200
 // or 403 naming them, one no method recognised is 401 under AlwaysAllow

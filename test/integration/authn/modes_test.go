@@ -22,10 +22,7 @@ func TestModesThroughTheChain(t *testing.T) {
 	s := framework.Start(t, f.options(options.ModeABAC, options.ModeRBAC), func(o *options.Options) {
 		o.Authz.PolicyFile = policy
 	})
-	waitFor(t, "the bootstrap RBAC policy", func() bool {
-		code, _ := do(t, s, request{name: "root", cert: &admin}, "/readyz", nil)
-		return code == http.StatusOK
-	})
+	waitForOK(t, s, "the bootstrap RBAC policy", request{name: "root", cert: &admin}, "/readyz")
 	// carol may read pods in default through a RoleBinding.
 	s.Do(t, "POST", "/apis/rbac.authorization.platform.io/v1/namespaces/default/roles",
 		`{"metadata":{"name":"pod-reader"},"rules":[{"apiGroups":[""],"resources":["pods"],"verbs":["get","list"]}]}`).Expect(t, http.StatusCreated)
@@ -35,11 +32,7 @@ func TestModesThroughTheChain(t *testing.T) {
 	tim := request{name: "tim", headers: map[string]string{"Authorization": "Bearer static-token"}}
 	carol := request{name: "carol", cert: &f.carol}
 	root := request{name: "root", cert: &admin}
-	for _, tc := range []struct {
-		req  request
-		path string
-		want int
-	}{
+	expectGets(t, s, []get{
 		{tim, "/api/v1/namespaces/default/configmaps", http.StatusOK},
 		{tim, "/api/v1/namespaces/other/configmaps", http.StatusForbidden},
 		{tim, "/api/v1/namespaces/default/pods", http.StatusForbidden},
@@ -48,11 +41,7 @@ func TestModesThroughTheChain(t *testing.T) {
 		{carol, "/api/v1/namespaces/kube/pods", http.StatusForbidden},
 		{carol, "/version", http.StatusOK}, // system:public-info-viewer
 		{root, "/api/v1/namespaces/other/secrets", http.StatusOK},
-	} {
-		if code, st := do(t, s, tc.req, tc.path, nil); code != tc.want {
-			t.Errorf("%s GET %s: %d %v, want %d", tc.req.name, tc.path, code, st, tc.want)
-		}
-	}
+	})
 
 	sar := func(user, ns string) bool {
 		t.Helper()

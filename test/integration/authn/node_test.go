@@ -21,22 +21,11 @@ func TestNodeMode(t *testing.T) {
 		"containers":[{"name":"c","image":"nginx"}],"volumes":[{"name":"v","secret":{"secretName":"used"}}]}}`).Expect(t, http.StatusCreated)
 	n1 := request{name: "n1", cert: ptr(clientCert(t, f.clientCA, "system:node:n1", "system:nodes"))}
 	n2 := request{name: "n2", cert: ptr(clientCert(t, f.clientCA, "system:node:n2", "system:nodes"))}
-	waitFor(t, "node n1 reads its pod's secret", func() bool {
-		code, _ := do(t, s, n1, "/api/v1/namespaces/default/secrets/used", nil)
-		return code == http.StatusOK
-	})
-	for _, tc := range []struct {
-		req  request
-		path string
-		want int
-	}{
+	waitForOK(t, s, "node n1 reads its pod's secret", n1, "/api/v1/namespaces/default/secrets/used")
+	expectGets(t, s, []get{
 		{n1, "/api/v1/namespaces/default/secrets/unused", http.StatusForbidden},
 		{n2, "/api/v1/namespaces/default/secrets/used", http.StatusForbidden},
-	} {
-		if code, st := do(t, s, tc.req, tc.path, nil); code != tc.want {
-			t.Errorf("%s GET %s: %d %v, want %d", tc.req.name, tc.path, code, st, tc.want)
-		}
-	}
+	})
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -119,12 +119,7 @@ func TestWatchFromRevisionAndInitialState(t *testing.T) {
 func TestWatchBeforeWindow(t *testing.T) {
 	c, backend, prefix := start(t, 3)
 	ctx := context.Background()
-	first, _ := backend.Create(ctx, prefix+"k", []byte("0"), 0)
-	var last storage.KV
-	for i := 1; i <= 5; i++ {
-		last, _ = backend.GuaranteedUpdate(ctx, prefix+"k", 0, func(storage.KV) ([]byte, error) { return []byte(fmt.Sprint(i)), nil })
-	}
-	waitRev(t, c, last.Revision)
+	first, _ := sixRevisions(t, c, backend, prefix)
 	w, err := c.Watch(ctx, prefix, storage.WatchOptions{Revision: first.Revision, Prefix: true})
 	if err != nil {
 		t.Fatalf("watch from before the window: %v", err)
@@ -152,12 +147,7 @@ func TestWatchBeforeWindow(t *testing.T) {
 func TestEtcdServedWatchesEndWithTheCache(t *testing.T) {
 	c, backend, prefix, stop := startStoppable(t, 3)
 	ctx := context.Background()
-	first, _ := backend.Create(ctx, prefix+"k", []byte("0"), 0)
-	var last storage.KV
-	for i := 1; i <= 5; i++ {
-		last, _ = backend.GuaranteedUpdate(ctx, prefix+"k", 0, func(storage.KV) ([]byte, error) { return []byte(fmt.Sprint(i)), nil })
-	}
-	waitRev(t, c, last.Revision)
+	first, last := sixRevisions(t, c, backend, prefix)
 	fromEtcd, err := c.Watch(ctx, prefix, storage.WatchOptions{Revision: first.Revision, Prefix: true})
 	if err != nil {
 		t.Fatal(err)
@@ -185,6 +175,19 @@ func TestEtcdServedWatchesEndWithTheCache(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sixRevisions writes key k with the values 0 to 5 and waits until the
+// cache has them all; it returns the first write and the last.
+func sixRevisions(t *testing.T, c *Cacher, backend *etcd3.Store, prefix string) (first, last storage.KV) {
+	t.Helper()
+	ctx := context.Background()
+	first, _ = backend.Create(ctx, prefix+"k", []byte("0"), 0)
+	for i := 1; i <= 5; i++ {
+		last, _ = backend.GuaranteedUpdate(ctx, prefix+"k", 0, func(storage.KV) ([]byte, error) { return []byte(fmt.Sprint(i)), nil })
+	}
+	waitRev(t, c, last.Revision)
+	return first, last
 }
 
 func waitRev(t *testing.T, c *Cacher, rev int64) {
